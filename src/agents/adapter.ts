@@ -1,0 +1,42 @@
+import type { AgentEvent } from './agent-event.js';
+
+export interface InvocationOptions {
+  prompt: string;
+  model?: string;
+  /** Passed through to the CLI before the prompt. */
+  extraArgs?: string[];
+}
+
+/** How to start one agent run. The prompt travels as an argv element or on stdin, never through a shell. */
+export interface Invocation {
+  args: string[];
+  /** Added to the environment the caller gives the child. */
+  env: Record<string, string>;
+  stdin: 'ignore' | { text: string };
+}
+
+/** Turns an agent CLI's stdout, one line at a time, into events. One parser per run: it may keep state. */
+export interface StreamParser {
+  parseLine(line: string): AgentEvent[];
+}
+
+export interface PreflightContext {
+  /** A path, or a bare name looked up on `env.PATH`. */
+  binaryPath: string;
+  env: NodeJS.ProcessEnv;
+  isRoot: boolean;
+}
+
+export type PreflightResult = { ok: true; version?: string } | { ok: false; reason: string };
+
+export interface AgentAdapter {
+  /** The provider name used in config and on the command line, e.g. `claude`. */
+  readonly name: string;
+  readonly displayName: string;
+  /** The binary looked up on PATH when no agent path is configured. */
+  readonly defaultBinary: string;
+  buildInvocation(opts: InvocationOptions): Invocation;
+  createParser(): StreamParser;
+  /** Checks that the CLI can run here, before any iteration starts. */
+  preflight(ctx: PreflightContext): Promise<PreflightResult>;
+}

@@ -1,0 +1,97 @@
+/** Claude Code `stream-json` lines -> AgentEvents. */
+import type { StreamParser } from '../adapter.js';
+import type { AgentEvent } from '../agent-event.js';
+import { isoFromEpochSeconds } from '../classify-error.js';
+import {
+  assistantEvents,
+  isSyntheticError,
+  resultError,
+  resultEvents,
+  syntheticErrorEvents,
+  userEvents,
+} from './claude-lines.js';
+import {
+  assistantLineSchema,
+  rateLimitLineSchema,
+  resultLineSchema,
+  systemLineSchema,
+  userLineSchema,
+} from './claude-schemas.js';
+
+function parseJson(line: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(line) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+const typeOf = (value: unknown): string | undefined => {
+  if (typeof value !== 'object' || value === null || !('type' in value)) return undefined;
+  return typeof value.type === 'string' ? value.type : undefined;
+};
+
+/** A parser for one run. It remembers whether an API error was already reported, so one failure is one event. */
+export function createClaudeParser(): StreamParser {
+  let errorReported = false;
+
+  const parseValue = (raw: unknown): AgentEvent[] => {
+    const unknown: AgentEvent[] = [{ type: 'unknown', raw }];
+    switch (typeOf(raw)) {
+      case 'system': {
+        const line = systemLineSchema.safeParse(raw);
+        if (!line.success || line.data.subtype !== 'init') return unknown;
+        const event: AgentEvent = { type: 'session-started' };
+        if (line.data.session_id !== undefined) event.sessionId = line.data.session_id;
+        if (line.data.model !== undefined) event.model = line.data.model;
+        return [event];
+      }
+      case 'assistant': {
+        const line = assistantLineSchema.safeParse(raw);
+        if (!line.success) return unknown;
+        if (!isSyntheticError(line.data)) return assistantEvents(line.data);
+        if (errorReported) return [];
+        const events = syntheticErrorEvents(line.data);
+        errorReported = events.some((e) => e.type === 'error');
+        return events;
+      }
+      case 'user': {
+        const line = userLineSchema.safeParse(raw);
+        return line.success ? userEvents(line.data) : unknown;
+      }
+      case 'result': {
+        const line = resultLineSchema.safeParse(raw);
+        if (!line.success) return unknown;
+        const error = errorReported ? undefined : resultError(line.data);
+        errorReported ||= error !== undefined;
+        return error ? [error, ...resultEvents(line.data)] : resultEvents(line.data);
+      }
+      case 'rate_limit_event': {
+        const line = rateLimitLineSchema.safeParse(raw);
+        if (!line.success || line.data.rate_limit_info.status !== 'rejected') return unknown;
+        const { rateLimitType, resetsAt } = line.data.rate_limit_info;
+        const event: AgentEvent = {
+          type: 'error',
+          kind: 'rate-limit',
+          message: `Usage limit reached${rateLimitType ? ` (${rateLimitType})` : ''}`,
+        };
+        const iso = isoFromEpochSeconds(resetsAt);
+        if (iso !== undefined) event.resetsAt = iso;
+        if (errorReported) return [];
+        errorReported = true;
+        return [event];
+      }
+      default:
+        return unknown;
+    }
+  };
+
+  return {
+    parseLine(line: string): AgentEvent[] {
+      const trimmed = line.trim();
+      if (trimmed === '') return [];
+      const parsed = parseJson(trimmed);
+      return parsed.ok ? parseValue(parsed.value) : [{ type: 'garbage', line }];
+    },
+  };
+}

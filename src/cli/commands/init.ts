@@ -1,0 +1,14 @@
+import { relative } from 'node:path';
+import { ExitCode } from '../../core/errors.js';
+import { initProject } from '../../state/init.js';
+import { findProjectRoot } from '../../state/project-root.js';
+
+export async function initCommand(): Promise<number> {
+  const cwd = process.cwd();
+  const root = await findProjectRoot(cwd);
+  const report = await initProject(root);
+  for (const entry of report)
+    console.log(`${entry.action.padEnd(8)} ${relative(cwd, entry.path) || entry.path}`);
+  console.log('next: edit .ralph/prds/example/prd.md (or `ralph new`), then `ralph run`');
+  return ExitCode.Success;
+}

@@ -1,0 +1,57 @@
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { PROVIDERS } from '../../state/config-schema.js';
+
+export interface RunOptions {
+  agent?: string;
+  agentPath?: string;
+  model?: string;
+  maxIterations?: number;
+  timeout?: number;
+  idleTimeout?: number;
+  maxRetries?: number;
+  maxCost?: number;
+  story?: string;
+  resumeFrom?: string;
+  dryRun?: boolean;
+  headless?: boolean;
+  json?: boolean;
+  worktree?: boolean;
+  verbose?: boolean;
+  log?: string;
+}
+
+const positiveInt = (value: string): number => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a whole number of at least 1');
+  return n;
+};
+
+const positiveNumber = (value: string): number => {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number');
+  return n;
+};
+
+/** The `ralph run` options (contract). */
+export function addRunOptions(command: Command): Command {
+  return command
+    .addOption(new Option('--agent <name>', 'agent CLI to run (env RALPH_AGENT)').choices([...PROVIDERS]))
+    .option('--agent-path <path>', 'the agent binary to run (env RALPH_AGENT_PATH)')
+    .option('--model <name>', 'model to ask the agent for')
+    .option('-n, --max-iterations <n>', 'iteration limit (default: remaining stories + 5)', positiveInt)
+    .option('-t, --timeout <secs>', 'wall-clock limit per iteration (default 1800)', positiveInt)
+    .option('--idle-timeout <secs>', 'kill an agent silent this long (default 300)', positiveInt)
+    .option('--max-retries <n>', 'attempts per story before it is parked (default 3)', positiveInt)
+    .option('--max-cost <usd>', 'stop before exceeding this spend', positiveNumber)
+    .option('-s, --story <id>', 'run only this story')
+    .option('-r, --resume-from <id>', 'skip stories before this one')
+    .option('-d, --dry-run', 'print the prompt for the next story; run nothing')
+    .option('--headless', 'plain line output even on a TTY')
+    .option('--json', 'NDJSON events on stdout (implies --headless)')
+    .option('--no-worktree', 'run in the current checkout')
+    .option('-v, --verbose', "show the agent's own text and tool output")
+    .option(
+      '-l, --log <file>',
+      'also write the human-readable log here (default .ralph/runs/<name>/ralph.log)',
+    );
+}

@@ -1,0 +1,48 @@
+#!/usr/bin/env node
+import { CommanderError } from 'commander';
+import { ExitCode, InvalidInputError, RalphError } from '../core/errors.js';
+import { formatIssue } from '../core/validation-issue.js';
+import { buildProgram } from './program.js';
+
+async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return process.exitCode === undefined ? ExitCode.Success : Number(process.exitCode);
+  } catch (error) {
+    return reportError(error);
+  }
+}
+
+function reportError(error: unknown): number {
+  if (error instanceof CommanderError) {
+    // Help and version are successful exits; anything else is a usage error.
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version')
+      return ExitCode.Success;
+    if (error.code === 'commander.help') return ExitCode.Success;
+    return ExitCode.Usage;
+  }
+  if (error instanceof InvalidInputError) {
+    for (const issue of error.issues) console.error(formatIssue(issue));
+    console.error(`ralph: ${error.message}`);
+    return error.exitCode;
+  }
+  if (error instanceof RalphError) {
+    console.error(`ralph: ${error.message}`);
+    for (const line of error.details) console.error(`  ${line}`);
+    return error.exitCode;
+  }
+  console.error('ralph: unexpected error');
+  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  return 1;
+}
+
+main(process.argv).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,72 @@
+import { Command, Option } from 'commander';
+import { convertCommand } from './commands/convert.js';
+import { initCommand } from './commands/init.js';
+import { listCommand } from './commands/list.js';
+import { runCommand } from './commands/run.js';
+import { addRunOptions, type RunOptions } from './commands/run-options.js';
+import { statusCommand } from './commands/status.js';
+import { validateCommand } from './commands/validate.js';
+import { VERSION } from './version.js';
+
+/** The command tree. Each action sets process.exitCode or throws a RalphError. */
+export function buildProgram(): Command {
+  const program = new Command('ralph')
+    .description('Run AI coding agents in a Ralph loop: one story per fresh agent, verified by the tool.')
+    .version(VERSION, '-V, --version')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+
+  program
+    .command('init')
+    .description('scaffold .ralph/config.yaml, .gitignore entries and an example PRD')
+    .action(async () => {
+      process.exitCode = await initCommand();
+    });
+
+  program
+    .command('list')
+    .description('every PRD: name, title, done/total')
+    .option('--json', 'machine-readable output')
+    .action(async (opts: { json?: boolean }) => {
+      process.exitCode = await listCommand(opts);
+    });
+
+  program
+    .command('status')
+    .argument('[target]', 'PRD name, or path to a prd.json, prd.md or spec directory')
+    .description('stories with their state, the next story, and the current run')
+    .option('--json', 'machine-readable output')
+    .action(async (target: string | undefined, opts: { json?: boolean }) => {
+      process.exitCode = await statusCommand(target, opts);
+    });
+
+  program
+    .command('validate')
+    .argument('[target]', 'PRD name, or path to a prd.json, prd.md or spec directory')
+    .description('check a task file and the config; exit 2 on any error')
+    .option('--strict', 'treat warnings as errors')
+    .action(async (target: string | undefined, opts: { strict?: boolean }) => {
+      process.exitCode = await validateCommand(target, opts);
+    });
+
+  program
+    .command('convert')
+    .argument('<file>', 'a prd.md or prd.json')
+    .addOption(new Option('--to <format>', 'output format').choices(['json', 'md']).makeOptionMandatory())
+    .option('-o, --output <file>', 'write here instead of stdout (refuses to overwrite the input)')
+    .description('deterministic prd.md <-> prd.json conversion')
+    .action(async (file: string, opts: { to: 'json' | 'md'; output?: string }) => {
+      process.exitCode = await convertCommand(file, opts);
+    });
+
+  addRunOptions(
+    program
+      .command('run')
+      .argument('[target]', 'PRD name, or path to a prd.json, prd.md or spec directory')
+      .description('run the loop until every story passes'),
+  ).action(async (target: string | undefined, opts: RunOptions) => {
+    process.exitCode = await runCommand(target, opts);
+  });
+
+  return program;
+}

@@ -1,0 +1,14 @@
+import { readFileSync } from 'node:fs';
+
+function readVersion(): string {
+  try {
+    const pkg: unknown = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    if (pkg && typeof pkg === 'object' && 'version' in pkg && typeof pkg.version === 'string')
+      return pkg.version;
+  } catch {
+    // A broken install still runs; the version is informational.
+  }
+  return '0.0.0';
+}
+
+export const VERSION = readVersion();

@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { wouldExceedCost } from './budget.js';
+
+describe('wouldExceedCost', () => {
+  it('never stops without a budget', () => {
+    expect(wouldExceedCost({ costUsd: 1e6, iterations: 3 }, undefined)).toBe(false);
+  });
+  it('stops once the budget is spent', () => {
+    expect(wouldExceedCost({ costUsd: 5, iterations: 10 }, 5)).toBe(true);
+  });
+  it('stops before an average iteration would cross the budget', () => {
+    expect(wouldExceedCost({ costUsd: 4, iterations: 4 }, 4.5)).toBe(true);
+    expect(wouldExceedCost({ costUsd: 3, iterations: 4 }, 4.5)).toBe(false);
+  });
+  it('lets the first iteration start under any positive budget', () => {
+    expect(wouldExceedCost({ costUsd: 0, iterations: 0 }, 0.01)).toBe(false);
+  });
+});

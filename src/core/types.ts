@@ -1,0 +1,42 @@
+/** The one domain model every task source reads into and writes back from. */
+
+export type TaskFormat = 'prd-json' | 'prd-md' | 'spec-dir';
+
+export type StoryStatus = 'todo' | 'in-progress' | 'done';
+
+export interface Story {
+  id: string;
+  title: string;
+  description: string;
+  acceptanceCriteria: string[];
+  /** Lower runs first. Sources without priorities use their file order. */
+  priority: number;
+  status: StoryStatus;
+  dependsOn: string[];
+  notes?: string;
+  /**
+   * Position in the source's natural order (file order for PRDs, epic/story
+   * number for spec directories). Ties in priority are broken by it.
+   */
+  order: number;
+  /** Where the story is defined, for messages. */
+  location: SourceLocation;
+}
+
+export interface SourceLocation {
+  file: string;
+  line?: number;
+  column?: number;
+}
+
+export interface Prd {
+  format: TaskFormat;
+  /** The task file (prd.json / prd.md) or the spec directory. */
+  path: string;
+  project: string;
+  branchName?: string;
+  description?: string;
+  stories: Story[];
+}
+
+export const isPassed = (story: Story): boolean => story.status === 'done';

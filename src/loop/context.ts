@@ -1,0 +1,53 @@
+import type { AgentAdapter } from '../agents/adapter.js';
+import type { TaskSource } from '../sources/task-source.js';
+import type { Config } from '../state/config.js';
+import type { RunPaths } from '../state/layout.js';
+import type { LoopEventSink } from './events.js';
+
+export interface AgentSetup {
+  adapter: AgentAdapter;
+  binaryPath: string;
+  model?: string;
+  extraArgs: string[];
+  /** The environment the agent runs with: the user's own, plus config overrides. */
+  env: NodeJS.ProcessEnv;
+}
+
+export interface LoopLimits {
+  /** Iterations this run may use; default: stories remaining + 5. */
+  maxIterations?: number;
+  timeoutMs: number;
+  idleTimeoutMs: number;
+  /** Attempts per story before it is parked. */
+  maxRetries: number;
+  maxCostUsd?: number;
+  /** First wait after a rate limit; doubles on each further one. */
+  rateLimitBackoffMs: number;
+}
+
+export interface LoopOptions {
+  /** The git work tree the agent works in. */
+  cwd: string;
+  name: string;
+  source: TaskSource;
+  progressPath: string;
+  runDir: string;
+  config: Config;
+  agent: AgentSetup;
+  limits: LoopLimits;
+  onlyStoryId?: string;
+  resumeFromId?: string;
+  promptTemplate: string;
+  /** Aborted on the first Ctrl-C: finish the iteration, then stop. */
+  stopSignal: AbortSignal;
+  /** Aborted on the second Ctrl-C: kill the agent now. */
+  killSignal: AbortSignal;
+  emit: LoopEventSink;
+  now?: () => Date;
+}
+
+/** What every step of one run shares. */
+export interface RunContext extends LoopOptions {
+  files: RunPaths;
+  now: () => Date;
+}

@@ -1,0 +1,217 @@
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { wouldExceedCost } from '../core/budget.js';
+import { ExitCode } from '../core/errors.js';
+import { remainingStories, selectNextStory } from '../core/select.js';
+import type { Prd } from '../core/types.js';
+import { ensureRalphGitignore } from '../state/gitignore.js';
+import { runFiles } from '../state/layout.js';
+import { acquireLock } from '../state/lock.js';
+import { type RunState, readRunState } from '../state/run-state.js';
+import { markFailed, markStopped, newRunState } from '../state/run-state-update.js';
+import { runAttempt } from './attempt.js';
+import type { LoopOptions, RunContext } from './context.js';
+import type { LoopEvent, StopReason } from './events.js';
+import { readTaskFile } from './read-task-file.js';
+import { recordPass } from './record-pass.js';
+import { recoverInterruptedAttempt, startSession } from './recovery.js';
+import { rollBack } from './rollback.js';
+import { saveState } from './state-io.js';
+import { prepareTree } from './tree-guard.js';
+import { undoAttempt } from './undo-attempt.js';
+import { rateLimitWait, sleep } from './waits.js';
+
+export interface LoopOutcome {
+  exitCode: ExitCode;
+  reason: StopReason;
+}
+
+/**
+ * The Ralph loop: select → record HEAD → prompt → spawn → parse → verify →
+ * record, until every story in scope has passed or a stop rule fires.
+ */
+export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
+  const files = runFiles(options.runDir);
+  const now = options.now ?? (() => new Date());
+  const ctx: RunContext = { ...options, files, now, emit: withEventLog(options.emit, files.events) };
+
+  await ensureRalphGitignore(ctx.cwd);
+  const lock = await acquireLock(files.lock, { command: `ralph run ${ctx.name}` });
+  try {
+    if (lock.tookOver?.previous) {
+      ctx.emit({
+        type: 'lock-taken-over',
+        previousPid: lock.tookOver.previous.pid,
+        host: lock.tookOver.previous.host,
+      });
+    }
+    const saved = await readRunState(files.state);
+    let state = saved ?? newRunState({ name: ctx.name, taskPath: ctx.source.path, now: now() });
+    const resumed = saved !== null && (saved.current !== null || saved.stop === undefined);
+    state = await recoverInterruptedAttempt(ctx, state);
+    state = startSession(state, now());
+    await prepareTree(ctx);
+    await saveState(ctx, state);
+    return await iterate(ctx, state, resumed);
+  } finally {
+    await lock.release();
+  }
+}
+
+async function iterate(ctx: RunContext, initial: RunState, resumed: boolean): Promise<LoopOutcome> {
+  let state = initial;
+  let prd = await readTaskFile(ctx);
+  const scope = { onlyStoryId: ctx.onlyStoryId, resumeFromId: ctx.resumeFromId };
+  const remaining = remainingStories(prd.stories, scope).length;
+  const maxIterations = ctx.limits.maxIterations ?? remaining + 5;
+  ctx.limits = { ...ctx.limits, maxIterations };
+  ctx.emit({
+    type: 'run-started',
+    name: ctx.name,
+    project: prd.project,
+    agent: ctx.agent.adapter.name,
+    cwd: ctx.cwd,
+    maxIterations,
+    remaining,
+    resumed,
+  });
+
+  let iterations = 0;
+  let rateLimitStreak = 0;
+  const finish = async (reason: StopReason, exitCode: ExitCode, message: string): Promise<LoopOutcome> => {
+    state = markStopped(state, { reason, exitCode, now: ctx.now() });
+    await saveState(ctx, state);
+    const parked = Object.entries(state.stories).flatMap(([id, s]) =>
+      s.parked && !isDone(prd, id) ? [id] : [],
+    );
+    ctx.emit({
+      type: 'run-finished',
+      exitCode,
+      reason,
+      message,
+      passed: prd.stories.filter((s) => s.status === 'done').length,
+      total: prd.stories.length,
+      parked,
+      costUsd: state.totals.costUsd,
+      iterations,
+    });
+    return { exitCode, reason };
+  };
+
+  for (;;) {
+    if (ctx.stopSignal.aborted || ctx.killSignal.aborted)
+      return finish('interrupted', ExitCode.Interrupted, 'stopped');
+    prd = await readTaskFile(ctx);
+    const parked = new Set(Object.entries(state.stories).flatMap(([id, s]) => (s.parked ? [id] : [])));
+    const selection = selectNextStory(prd.stories, { ...scope, parked });
+    if (selection.kind === 'all-done') return finish('all-done', ExitCode.Success, 'all stories passed');
+    if (selection.kind === 'blocked') {
+      const waiting = selection.waiting.map((w) =>
+        w.parked ? `${w.id} (parked)` : `${w.id} (waits on ${w.waitingOn.join(', ')})`,
+      );
+      return finish('blocked', ExitCode.WorkLeft, `stopped with work left: ${waiting.join('; ')}`);
+    }
+    if (iterations >= maxIterations) {
+      return finish(
+        'max-iterations',
+        ExitCode.LimitReached,
+        `reached the limit of ${maxIterations} iterations`,
+      );
+    }
+    if (wouldExceedCost(state.totals, ctx.limits.maxCostUsd)) {
+      return finish(
+        'max-cost',
+        ExitCode.LimitReached,
+        `stopped before exceeding the $${ctx.limits.maxCostUsd} budget`,
+      );
+    }
+
+    const result = await runAttempt(ctx, state, selection.story);
+    state = result.state;
+    const { verdict, story } = result;
+    if (verdict.kind === 'rate-limited') {
+      await rollBack(ctx, story.id, result.state.current?.attempt ?? 1, result.headBefore);
+      state = undoAttempt(state, story.id, ctx.now());
+      await saveState(ctx, state);
+      const waitMs = rateLimitWait(
+        ctx.limits.rateLimitBackoffMs,
+        rateLimitStreak++,
+        result.rateLimit?.resetsAt,
+        ctx.now(),
+      );
+      ctx.emit({
+        type: 'rate-limited',
+        iteration: state.iteration,
+        storyId: story.id,
+        waitMs,
+        message: result.rateLimit?.message ?? 'rate limited',
+        ...(result.rateLimit?.resetsAt ? { resetsAt: result.rateLimit.resetsAt } : {}),
+      });
+      await sleep(waitMs, ctx.stopSignal, ctx.killSignal);
+      continue;
+    }
+    rateLimitStreak = 0;
+    iterations++;
+
+    if (verdict.kind === 'pass') {
+      state = await recordPass(ctx, state, {
+        story,
+        headBefore: result.headBefore,
+        commits: result.commits,
+        summary: result.summary,
+        learnings: result.signals.learn,
+      });
+      ctx.emit({
+        type: 'story-passed',
+        iteration: state.iteration,
+        storyId: story.id,
+        title: story.title,
+        attempt: state.stories[story.id]?.attempts ?? 1,
+        commits: result.commits,
+        costUsd: state.stories[story.id]?.costUsd ?? result.costUsd,
+        durationMs: state.stories[story.id]?.durationMs ?? result.durationMs,
+      });
+      continue;
+    }
+
+    const attempt = state.current?.attempt ?? 1;
+    await rollBack(ctx, story.id, attempt, result.headBefore);
+    if (verdict.kind === 'aborted') {
+      // Stopped by the user, not the story's fault: the attempt does not count.
+      state = undoAttempt(state, story.id, ctx.now());
+      await saveState(ctx, state);
+      return finish('interrupted', ExitCode.Interrupted, 'stopped; the interrupted attempt was rolled back');
+    }
+    const park = attempt >= ctx.limits.maxRetries;
+    state = markFailed(state, story.id, {
+      reason: verdict.reason,
+      kind: verdict.kind,
+      now: ctx.now(),
+      park,
+    });
+    await saveState(ctx, state);
+    ctx.emit({
+      type: 'attempt-failed',
+      iteration: state.iteration,
+      storyId: story.id,
+      attempt,
+      maxAttempts: ctx.limits.maxRetries,
+      kind: verdict.kind,
+      reason: verdict.reason,
+      willRetry: !park,
+    });
+    if (park)
+      ctx.emit({ type: 'story-parked', storyId: story.id, attempts: attempt, reason: verdict.reason });
+  }
+}
+
+const isDone = (prd: Prd, id: string): boolean => prd.stories.some((s) => s.id === id && s.status === 'done');
+
+/** Every event also goes to `.ralph/runs/<name>/events.jsonl`, written synchronously so order is kept. */
+function withEventLog(emit: (e: LoopEvent) => void, path: string): (e: LoopEvent) => void {
+  mkdirSync(dirname(path), { recursive: true });
+  return (event) => {
+    appendFileSync(path, `${JSON.stringify({ at: new Date().toISOString(), ...event })}\n`);
+    emit(event);
+  };
+}

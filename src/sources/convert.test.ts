@@ -1,0 +1,149 @@
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Prd, Story } from '../core/types.js';
+import { prdToJson, prdToMarkdown } from './convert.js';
+import { parsePrdJson } from './parse-prd-json.js';
+import { parsePrdMd } from './parse-prd-md.js';
+
+const fixture = (name: string) =>
+  readFileSync(new URL(`../../test/fixtures/sources/${name}`, import.meta.url), 'utf8');
+
+function prdOf(result: ReturnType<typeof parsePrdMd>): Prd {
+  if (!result.ok) throw new Error(JSON.stringify(result.issues));
+  return result.prd;
+}
+
+/** The fields both formats carry. */
+const shared = (prd: Prd) => ({
+  project: prd.project,
+  branchName: prd.branchName,
+  description: prd.description,
+  stories: prd.stories.map((s) => ({
+    id: s.id,
+    title: s.title,
+    description: s.description,
+    acceptanceCriteria: s.acceptanceCriteria,
+    priority: s.priority,
+    status: s.status,
+    dependsOn: s.dependsOn,
+    notes: s.notes,
+  })),
+});
+
+describe('convert', () => {
+  it('md -> json -> md reproduces the stories exactly', () => {
+    const fromMd = prdOf(parsePrdMd(fixture('prd.md'), 'prd.md'));
+    const json = prdToJson(fromMd);
+    const fromJson = prdOf(parsePrdJson(json, 'prd.json'));
+    expect(shared(fromJson)).toEqual(shared(fromMd));
+    const md = prdToMarkdown(fromJson);
+    expect(shared(prdOf(parsePrdMd(md, 'prd.md')))).toEqual(shared(fromMd));
+    expect(prdToMarkdown(prdOf(parsePrdMd(md, 'prd.md')))).toBe(md);
+  });
+
+  it('json -> md -> json keeps the shared fields of the snarktank fixture', () => {
+    const fromJson = prdOf(parsePrdJson(fixture('prd.json'), 'prd.json'));
+    const md = prdToMarkdown(fromJson);
+    const back = prdOf(parsePrdMd(md, 'prd.md'));
+    // An empty notes string has nothing to write in markdown.
+    const expected = shared(fromJson);
+    for (const story of expected.stories) if (story.notes === '') story.notes = undefined;
+    expect(shared(back)).toEqual(expected);
+  });
+
+  it('writes a stable, readable markdown layout', () => {
+    const prd = prdOf(parsePrdJson(fixture('prd.json'), 'prd.json'));
+    const md = prdToMarkdown(prd);
+    expect(md.startsWith('# Invoice Tracker\n\nTrack invoices from draft to paid')).toBe(true);
+    expect(md).toContain('**Branch:** ralph/invoice-tracker\n\n## User Stories\n');
+    expect(md).toContain(
+      [
+        '### US-002: Create invoice form',
+        '',
+        '**Status:** in-progress',
+        '**Priority:** 2',
+        '**Description:** As a user, I want to create a draft invoice.',
+        '**Depends on:** US-001',
+        '',
+        '**Acceptance Criteria:**',
+        '- [ ] Form with customer, amount and due date',
+      ].join('\n'),
+    );
+    expect(md).toContain('- [x] Typecheck passes\n\n**Notes:** Amounts are integer cents.');
+    expect(md.endsWith('\n')).toBe(true);
+    expect(md.endsWith('\n\n')).toBe(false);
+  });
+
+  it('writes 2-space JSON with passes and inProgress for every story', () => {
+    const prd = prdOf(parsePrdMd(fixture('prd.md'), 'prd.md'));
+    const json = prdToJson(prd);
+    expect(json.endsWith('}\n')).toBe(true);
+    const data = JSON.parse(json);
+    expect(data.userStories[1]).toEqual({
+      id: 'US-002',
+      title: 'Create an event',
+      description: 'As a user, I want to create an event from the week view.',
+      acceptanceCriteria: [
+        '"New event" button opens a form',
+        'Event appears in the week view after saving',
+        'Typecheck passes',
+      ],
+      priority: 2,
+      passes: false,
+      inProgress: true,
+      dependsOn: ['US-001'],
+    });
+    expect(json).toContain('\n  "userStories": [\n    {\n      "id": "US-001",');
+  });
+
+  it('round-trips any PRD both formats can express (property)', () => {
+    const word = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9 ,.'()/-]{0,30}[A-Za-z0-9.)]$/);
+    const id = fc.stringMatching(/^[A-Z]{1,4}-[0-9]{1,4}$/);
+    const storyArb = (ids: string[]) =>
+      fc.record({
+        title: word,
+        description: fc.option(
+          fc.array(word, { minLength: 1, maxLength: 3 }).map((lines) => lines.join('\n')),
+          {
+            nil: '',
+          },
+        ),
+        acceptanceCriteria: fc.array(word, { maxLength: 4 }),
+        priority: fc.integer({ min: -5, max: 1000 }),
+        status: fc.constantFrom('todo', 'in-progress', 'done' as const),
+        dependsOn: fc.subarray(ids),
+        notes: fc.option(word, { nil: undefined }),
+      });
+    const prdArb = fc.uniqueArray(id, { minLength: 1, maxLength: 6 }).chain((ids) =>
+      fc.record({
+        project: word,
+        branchName: fc.option(fc.stringMatching(/^[a-z]+\/[a-z-]{1,12}[a-z]$/), { nil: undefined }),
+        description: fc.option(word, { nil: undefined }),
+        stories: fc.tuple(...ids.map(() => storyArb(ids))).map((stories) =>
+          stories.map(
+            (s, i): Story => ({
+              ...s,
+              id: ids[i] ?? '',
+              order: i + 1,
+              location: { file: 'prd.json' },
+              ...(s.notes === undefined ? { notes: undefined } : {}),
+            }),
+          ),
+        ),
+      }),
+    );
+
+    fc.assert(
+      fc.property(prdArb, (generated) => {
+        const prd: Prd = { format: 'prd-json', path: 'prd.json', ...generated };
+        const viaJson = prdOf(parsePrdJson(prdToJson(prd), 'prd.json'));
+        expect(shared(viaJson)).toEqual(shared(prd));
+        const viaMd = prdOf(parsePrdMd(prdToMarkdown(viaJson), 'prd.md'));
+        expect(shared(viaMd)).toEqual(shared(prd));
+        expect(prdToJson(viaMd)).toBe(prdToJson(prd));
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

@@ -1,0 +1,75 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { basename, extname, join } from 'node:path';
+import { UsageError } from '../core/errors.js';
+import type { TaskFormat } from '../core/types.js';
+import { fileTaskSource } from './file-task-source.js';
+import { prdJsonFormat } from './prd-json-format.js';
+import { prdMdFormat } from './prd-md-format.js';
+import { specDirTaskSource } from './spec-dir-source.js';
+import type { ReadResult, TaskSource } from './task-source.js';
+
+export interface DetectedSource {
+  format: TaskFormat;
+  /** The task file or spec directory to read (a project dir resolves to its `specs/`). */
+  path: string;
+}
+
+const isDir = (path: string): boolean => statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+const isFile = (path: string): boolean => statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
+
+function hasEpicDirs(dir: string): boolean {
+  try {
+    return readdirSync(dir).some((name) => /^epic-\d+$/.test(name) && isDir(join(dir, name)));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Which task format a path holds: `*.json` is a prd.json, `*.md` a prd.md,
+ * a directory a spec directory (either `specs/` itself or a project holding
+ * one). A directory with no specs but a prd.md / prd.json (a PRD folder)
+ * reads that file. Throws `UsageError` for anything else.
+ */
+export function detectFormat(path: string): DetectedSource {
+  if (isDir(path)) {
+    if (basename(path) !== 'specs' && !hasEpicDirs(path)) {
+      if (isDir(join(path, 'specs'))) return { format: 'spec-dir', path: join(path, 'specs') };
+      if (isFile(join(path, 'prd.md'))) return { format: 'prd-md', path: join(path, 'prd.md') };
+      if (isFile(join(path, 'prd.json'))) return { format: 'prd-json', path: join(path, 'prd.json') };
+    }
+    return { format: 'spec-dir', path };
+  }
+  const ext = extname(path).toLowerCase();
+  if (ext === '.json') return { format: 'prd-json', path };
+  if (ext === '.md' || ext === '.markdown') return { format: 'prd-md', path };
+  if (ext === '' && !existsSync(path)) return { format: 'spec-dir', path };
+  throw new UsageError(`cannot tell the task format of ${path}`, [
+    'expected a prd.json, a prd.md, or a spec directory (specs/epic-N/story-N.M-slug.md)',
+  ]);
+}
+
+export function openTaskSource(path: string): TaskSource {
+  const detected = detectFormat(path);
+  switch (detected.format) {
+    case 'prd-json':
+      return fileTaskSource(prdJsonFormat, detected.path);
+    case 'prd-md':
+      return fileTaskSource(prdMdFormat, detected.path);
+    case 'spec-dir':
+      return specDirTaskSource(detected.path);
+  }
+}
+
+/** Reads and validates a task source (format checks plus the story graph); never throws for bad input. */
+export async function readPrd(path: string): Promise<ReadResult> {
+  let source: TaskSource;
+  try {
+    source = openTaskSource(path);
+  } catch (error) {
+    if (error instanceof UsageError)
+      return { ok: false, issues: [{ file: path, message: error.message, severity: 'error' }] };
+    throw error;
+  }
+  return source.read();
+}

@@ -1,0 +1,164 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parseSpecDir, type SpecFileText } from './parse-spec-dir.js';
+import { classifySpecPath } from './spec-path.js';
+
+const specsDir = fileURLToPath(new URL('../../test/fixtures/sources/specs-project/specs', import.meta.url));
+
+function fixtureFiles(): SpecFileText[] {
+  const relPaths = readdirSync(specsDir, { recursive: true, encoding: 'utf8' }).filter((p) =>
+    p.endsWith('.md'),
+  );
+  return relPaths
+    .reverse()
+    .map((relPath) => ({ relPath, text: readFileSync(join(specsDir, relPath), 'utf8') }));
+}
+
+const spec = (relPath: string, front = 'status: pending', body = ''): SpecFileText => ({
+  relPath,
+  text: `---\n${front}\n---\n${body}`,
+});
+
+describe('parseSpecDir', () => {
+  it('orders the fixture numerically by epic then story and sets priority to that order', () => {
+    const result = parseSpecDir('specs', fixtureFiles(), 'ledger');
+    if (!result.ok) throw new Error(JSON.stringify(result.issues));
+    const { prd, warnings } = result;
+    expect(warnings).toEqual([]);
+    expect(prd).toMatchObject({ format: 'spec-dir', path: 'specs', project: 'ledger' });
+    expect(prd.stories.map((s) => s.id)).toEqual([
+      '1.1',
+      '1.2',
+      '1.3',
+      '1.4',
+      '1.5',
+      '1.6',
+      '1.7',
+      '1.8',
+      '1.9',
+      '1.10',
+      '2.1',
+      '2.2',
+      '2.3',
+    ]);
+    expect(prd.stories.map((s) => s.order)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
+    expect(prd.stories.map((s) => s.priority)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
+    const byId = new Map(prd.stories.map((s) => [s.id, s]));
+    expect(byId.get('1.1')?.status).toBe('done');
+    expect(byId.get('1.4')?.status).toBe('in-progress');
+    expect(byId.get('2.3')?.status).toBe('todo');
+    expect(byId.get('2.1')?.dependsOn).toEqual(['1.10']);
+    expect(byId.get('2.2')?.dependsOn).toEqual(['2.1', '1.5']);
+    expect(byId.get('1.7')?.title).toBe('Csv import');
+    expect(byId.get('1.6')?.acceptanceCriteria).toEqual([
+      'List is paginated',
+      'Newest first',
+      'An empty list shows a hint',
+    ]);
+    expect(byId.get('1.10')?.location).toEqual({
+      file: join('specs', 'epic-1', 'story-1.10-monthly-report.md'),
+      line: 1,
+      column: 1,
+    });
+    expect(byId.get('1.5')?.description).toMatch(/^# Balance query\n\n## Context\n/);
+  });
+
+  it('uses front-matter priority only to break ties between files with the same number', () => {
+    const result = parseSpecDir(
+      'specs',
+      [
+        spec('epic-1/story-1.2-b.md', 'priority: 9'),
+        spec('epic-1/story-1.2-a.md', 'priority: 1'),
+        spec('epic-1/story-1.1-x.md', 'priority: 50'),
+      ],
+      'p',
+    );
+    expect(result.ok && result.prd.stories.map((s) => s.location.file)).toEqual([
+      join('specs', 'epic-1/story-1.1-x.md'),
+      join('specs', 'epic-1/story-1.2-a.md'),
+      join('specs', 'epic-1/story-1.2-b.md'),
+    ]);
+  });
+
+  it('warns about and skips misnamed or misplaced files, and ignores the rest', () => {
+    const result = parseSpecDir(
+      'specs',
+      [
+        spec('epic-1/story-1.1-ok.md'),
+        spec('epic-1/notes.md'),
+        spec('epic-1/story-2.1-wrong-epic.md'),
+        spec('story-3.1-loose.md'),
+        spec('README.md'),
+        spec('drafts/story-9.9-x.md'),
+      ],
+      'p',
+    );
+    if (!result.ok) throw new Error(JSON.stringify(result.issues));
+    expect(result.prd.stories.map((s) => s.id)).toEqual(['1.1']);
+    expect(result.warnings).toEqual([
+      {
+        file: join('specs', 'epic-1/notes.md'),
+        message: 'epic-1/notes.md does not match story-N.M-slug.md; skipped',
+        severity: 'warning',
+      },
+      {
+        file: join('specs', 'epic-1/story-2.1-wrong-epic.md'),
+        message: 'epic-1/story-2.1-wrong-epic.md: story 2.1 is not in epic-2/; skipped',
+        severity: 'warning',
+      },
+      {
+        file: join('specs', 'story-3.1-loose.md'),
+        message: 'story-3.1-loose.md is not inside an epic-N directory; skipped',
+        severity: 'warning',
+      },
+    ]);
+  });
+
+  it('warns when the front-matter id disagrees with the file name', () => {
+    const result = parseSpecDir('specs', [spec('epic-1/story-1.1-x.md', 'id: "1.7"')], 'p');
+    expect(result.ok && result.warnings.map((w) => w.message)).toEqual([
+      'front matter id 1.7 differs from the file name; using 1.1',
+    ]);
+  });
+
+  it('fails with every file error, and on a directory with no stories', () => {
+    const bad = parseSpecDir(
+      'specs',
+      [spec('epic-1/story-1.1-x.md'), { relPath: 'epic-1/story-1.2-y.md', text: '# y\n' }],
+      'p',
+    );
+    expect(bad.ok ? [] : bad.issues.map((i) => [i.file, i.line, i.message])).toEqual([
+      [
+        join('specs', 'epic-1/story-1.2-y.md'),
+        1,
+        'no YAML front matter (the file must start with a --- line)',
+      ],
+    ]);
+    const empty = parseSpecDir('specs', [spec('README.md')], 'p');
+    expect(empty).toEqual({
+      ok: false,
+      issues: [
+        {
+          file: 'specs',
+          message: 'no stories found (expected epic-N/story-N.M-slug.md files)',
+          severity: 'error',
+        },
+      ],
+    });
+  });
+});
+
+describe('classifySpecPath', () => {
+  it.each([
+    ['epic-1/story-1.2-login.md', { kind: 'story', id: '1.2', epic: 1, story: 2, slug: 'login' }],
+    ['epic-12/story-12.03-a-b.md', { kind: 'story', id: '12.3', epic: 12, story: 3, slug: 'a-b' }],
+    ['epic-1/story-1.4.md', { kind: 'story', id: '1.4', epic: 1, story: 4, slug: '' }],
+    ['epic-1/image.png', { kind: 'ignore' }],
+    ['README.md', { kind: 'ignore' }],
+    ['epic-1/deep/story-1.1-x.md', { kind: 'ignore' }],
+  ])('%s', (path, expected) => {
+    expect(classifySpecPath(path)).toEqual(expected);
+  });
+});

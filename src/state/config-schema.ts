@@ -1,0 +1,73 @@
+import { z } from 'zod';
+
+export const PROVIDERS = ['claude', 'codex', 'opencode', 'gemini', 'amp', 'cursor'] as const;
+export const ProviderSchema = z.enum(PROVIDERS);
+export type Provider = z.infer<typeof ProviderSchema>;
+
+// YAML reads `DEBUG: 1` as a number; environment values are strings either way.
+const EnvValue = z.union([z.string(), z.number(), z.boolean()]).transform(String);
+const Seconds = z.number().int().positive();
+
+const AgentSchema = z.strictObject({
+  provider: ProviderSchema.default('claude'),
+  path: z.string().min(1).nullable().default(null),
+  model: z.string().min(1).nullable().default(null),
+  /** Providers to switch to when the current one is rate-limited or unavailable, in order. */
+  fallback: z.array(ProviderSchema).default(() => []),
+  args: z.partialRecord(ProviderSchema, z.array(z.string())).default(() => ({})),
+  env: z.partialRecord(ProviderSchema, z.record(z.string().min(1), EnvValue)).default(() => ({})),
+});
+
+const LimitsSchema = z.strictObject({
+  /** null: remaining stories + 5. */
+  maxIterations: z.number().int().positive().nullable().default(null),
+  timeout: Seconds.default(1800),
+  idleTimeout: Seconds.default(300),
+  maxRetries: z.number().int().positive().default(3),
+  maxCost: z.number().positive().nullable().default(null),
+});
+
+export const HookSchema = z
+  .strictObject({
+    id: z.string().min(1),
+    run: z.string().min(1).optional(),
+    prompt: z.string().min(1).optional(),
+    parallel: z.boolean().default(false),
+    enabled: z.boolean().default(true),
+  })
+  .refine((hook) => (hook.run === undefined) !== (hook.prompt === undefined), {
+    message: 'a hook needs exactly one of `run` (a shell command) or `prompt` (an agent prompt)',
+  });
+export type Hook = z.infer<typeof HookSchema>;
+
+const HooksSchema = z.array(HookSchema).superRefine((hooks, ctx) => {
+  const seen = new Set<string>();
+  hooks.forEach((hook, index) => {
+    if (seen.has(hook.id)) {
+      ctx.addIssue({ code: 'custom', path: [index, 'id'], message: `duplicate hook id "${hook.id}"` });
+    }
+    seen.add(hook.id);
+  });
+});
+
+export const ConfigSchema = z.strictObject({
+  agent: AgentSchema.prefault({}),
+  /** Gate commands run after the agent signals DONE; all must pass. */
+  checks: z.array(z.string().min(1)).default(() => []),
+  limits: LimitsSchema.prefault({}),
+  /** keep: stash the failed attempt to a rescue ref before rolling back. */
+  onFailure: z.enum(['rollback', 'keep']).default('rollback'),
+  worktree: z
+    .strictObject({ enabled: z.boolean().default(true), setup: z.string().min(1).nullable().default(null) })
+    .prefault({}),
+  onComplete: z
+    .strictObject({ push: z.boolean().default(false), createPR: z.boolean().default(false) })
+    .prefault({}),
+  notifications: z
+    .strictObject({ bell: z.boolean().default(true), desktop: z.boolean().default(false) })
+    .prefault({}),
+  hooks: HooksSchema.default(() => []),
+});
+export type Config = z.output<typeof ConfigSchema>;
+
+export const defaultConfig = (): Config => ConfigSchema.parse({});

@@ -1,0 +1,190 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { UsageError } from '../core/errors.js';
+import type { TaskFormat } from '../core/types.js';
+import { isMissing, statOrNull } from './fs-util.js';
+import { isValidPrdName, prdPaths, prdsDir, RALPH_DIR, runDir, sanitizeName } from './layout.js';
+
+export interface ResolvedTarget {
+  /** The PRD name, or a name derived from the file; names the run folder. */
+  name: string;
+  format: TaskFormat;
+  /** The prd.md / prd.json file, or the spec directory. */
+  taskPath: string;
+  progressPath: string;
+  /** `.ralph/runs/<name>/` */
+  runDir: string;
+}
+
+export interface ResolveOptions {
+  /** Relative target paths are taken from here; defaults to `process.cwd()`. */
+  cwd?: string;
+}
+
+const DEFAULT_PRD = 'main';
+
+/**
+ * Turns the `[target]` argument into the task file, progress file and run
+ * folder: a PRD name, a prd.json/prd.md path, or a spec directory. With no
+ * target: the only PRD under `.ralph/prds/`, else the one named `main`.
+ */
+export async function resolveTarget(
+  root: string,
+  target?: string,
+  options: ResolveOptions = {},
+): Promise<ResolvedTarget> {
+  if (target === undefined || target === '') return resolveDefault(root);
+  if (isValidPrdName(target)) {
+    const named = await resolveNamed(root, target);
+    if (named) return named;
+  }
+  const full = path.resolve(options.cwd ?? process.cwd(), target);
+  const stats = await statOrNull(full);
+  if (stats?.isFile()) return resolveFile(root, full);
+  if (stats?.isDirectory()) return resolveDirectory(root, full);
+  const lookedFor = [`${full} (a prd.json, a prd.md or a spec directory)`];
+  if (isValidPrdName(target)) {
+    const p = prdPaths(root, target);
+    lookedFor.unshift(p.md, p.json);
+  }
+  throw new UsageError(`No PRD found for ${JSON.stringify(target)}.`, [
+    `Looked for: ${lookedFor.join(', ')}.`,
+    ...(await availableHint(root)),
+  ]);
+}
+
+/** Names of the folders under `.ralph/prds/` that hold a prd.md or prd.json, sorted. */
+export async function listPrdNames(root: string): Promise<string[]> {
+  let entries: string[];
+  try {
+    entries = await fs.readdir(prdsDir(root));
+  } catch (error) {
+    if (isMissing(error)) return [];
+    throw error;
+  }
+  const names: string[] = [];
+  for (const entry of entries.sort()) {
+    if (isValidPrdName(entry) && (await findTaskFile(root, entry))) names.push(entry);
+  }
+  return names;
+}
+
+async function resolveDefault(root: string): Promise<ResolvedTarget> {
+  const names = await listPrdNames(root);
+  const only = names.length === 1 ? names[0] : undefined;
+  const chosen = only ?? (names.includes(DEFAULT_PRD) ? DEFAULT_PRD : undefined);
+  if (chosen !== undefined) {
+    const named = await resolveNamed(root, chosen);
+    if (named) return named;
+  }
+  if (names.length === 0) {
+    const p = prdPaths(root, DEFAULT_PRD);
+    throw new UsageError('No PRD found.', [
+      `Looked in ${prdsDir(root)} for a folder with a prd.md or prd.json (none there, and no ${p.md} or ${p.json}).`,
+      'Create one with `ralph init` or `ralph new`, or pass a path to a prd.json, prd.md or spec directory.',
+    ]);
+  }
+  throw new UsageError(`Several PRDs and none named ${DEFAULT_PRD}; say which one to use.`, [
+    `PRDs in ${prdsDir(root)}: ${names.join(', ')}.`,
+  ]);
+}
+
+async function findTaskFile(
+  root: string,
+  name: string,
+): Promise<{ file: string; format: TaskFormat } | null> {
+  const p = prdPaths(root, name);
+  if ((await statOrNull(p.md))?.isFile()) return { file: p.md, format: 'prd-md' };
+  if ((await statOrNull(p.json))?.isFile()) return { file: p.json, format: 'prd-json' };
+  return null;
+}
+
+async function resolveNamed(root: string, name: string): Promise<ResolvedTarget | null> {
+  const found = await findTaskFile(root, name);
+  if (!found) return null;
+  return {
+    name,
+    format: found.format,
+    taskPath: found.file,
+    progressPath: prdPaths(root, name).progress,
+    runDir: runDir(root, name),
+  };
+}
+
+async function resolveFile(root: string, file: string): Promise<ResolvedTarget> {
+  const ext = path.extname(file).toLowerCase();
+  const format: TaskFormat | null = ext === '.json' ? 'prd-json' : ext === '.md' ? 'prd-md' : null;
+  if (format === null) {
+    throw new UsageError(`${file} is not a task file.`, [
+      'A target file is a prd.json (JSON) or a prd.md (Markdown); anything else needs converting first.',
+    ]);
+  }
+  const insidePrds = prdNameOf(root, file);
+  if (insidePrds !== null) {
+    return {
+      name: insidePrds,
+      format,
+      taskPath: file,
+      progressPath: prdPaths(root, insidePrds).progress,
+      runDir: runDir(root, insidePrds),
+    };
+  }
+  const dir = path.dirname(file);
+  const stem = path.basename(file, path.extname(file));
+  const name = sanitizeName(`${path.basename(dir)}-${stem}`);
+  return {
+    name,
+    format,
+    taskPath: file,
+    progressPath: await progressBeside(dir),
+    runDir: runDir(root, name),
+  };
+}
+
+async function resolveDirectory(root: string, dir: string): Promise<ResolvedTarget> {
+  for (const file of ['prd.md', 'prd.json']) {
+    const candidate = path.join(dir, file);
+    if ((await statOrNull(candidate))?.isFile()) return resolveFile(root, candidate);
+  }
+  const nested = path.join(dir, 'specs');
+  if ((await statOrNull(nested))?.isDirectory()) return specDir(root, nested);
+  if (path.basename(dir) === 'specs' || (await hasEpicFolders(dir))) return specDir(root, dir);
+  throw new UsageError(`${dir} holds no task file.`, [
+    `Looked for ${path.join(dir, 'prd.md')}, ${path.join(dir, 'prd.json')}, ${nested}/, and epic-N/ folders of a spec directory.`,
+  ]);
+}
+
+async function specDir(root: string, specs: string): Promise<ResolvedTarget> {
+  const parent = path.dirname(specs);
+  const name = sanitizeName(`${path.basename(parent)}-${path.basename(specs)}`);
+  return {
+    name,
+    format: 'spec-dir',
+    taskPath: specs,
+    progressPath: await progressBeside(parent),
+    runDir: runDir(root, name),
+  };
+}
+
+/** The PRD name when `file` sits directly in `.ralph/prds/<name>/`, else null. */
+function prdNameOf(root: string, file: string): string | null {
+  const rel = path.relative(path.join(path.resolve(root), RALPH_DIR, 'prds'), file);
+  const parts = rel.split(path.sep);
+  const name = parts[0];
+  return parts.length === 2 && name !== undefined && isValidPrdName(name) ? name : null;
+}
+
+async function progressBeside(dir: string): Promise<string> {
+  const txt = path.join(dir, 'progress.txt');
+  return (await statOrNull(txt))?.isFile() ? txt : path.join(dir, 'progress.md');
+}
+
+async function hasEpicFolders(dir: string): Promise<boolean> {
+  const entries = await fs.readdir(dir, { withFileTypes: true });
+  return entries.some((e) => e.isDirectory() && /^epic-\d+/.test(e.name));
+}
+
+async function availableHint(root: string): Promise<string[]> {
+  const names = await listPrdNames(root);
+  return names.length > 0 ? [`PRDs in ${prdsDir(root)}: ${names.join(', ')}.`] : [];
+}

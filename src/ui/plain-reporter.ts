@@ -1,0 +1,97 @@
+import type { AgentEvent } from '../agents/agent-event.js';
+import type { LoopEvent } from '../loop/events.js';
+
+export interface PlainReporterOptions {
+  /** Also show the agent's own text and tool results (`-v`). */
+  verbose: boolean;
+  write: (line: string) => void;
+}
+
+const clock = (date = new Date()): string => date.toISOString().slice(11, 19);
+const money = (usd: number): string => `$${usd.toFixed(2)}`;
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`;
+
+/** Turns the engine's events into timestamped human-readable lines. */
+export function createPlainReporter(options: PlainReporterOptions): (event: LoopEvent) => void {
+  const line = (text: string) => options.write(`[${clock()}] ${text}`);
+  return (event) => {
+    const text = describeEvent(event, options.verbose);
+    if (text !== null) line(text);
+  };
+}
+
+export function describeEvent(event: LoopEvent, verbose: boolean): string | null {
+  switch (event.type) {
+    case 'run-started':
+      return `${event.resumed ? 'resuming' : 'starting'} ${event.name} (${event.project}): ${event.remaining} stor${event.remaining === 1 ? 'y' : 'ies'} left, agent ${event.agent}, up to ${event.maxIterations} iterations`;
+    case 'lock-taken-over':
+      return `took over a stale lock from pid ${event.previousPid} on ${event.host}`;
+    case 'recovered':
+      return event.action === 'rolled-back'
+        ? `recovered: the interrupted attempt at ${event.storyId} was rolled back`
+        : `recovered: ${event.storyId} had passed; its record was completed`;
+    case 'iteration-started':
+      return `iteration ${event.iteration}/${event.maxIterations}: ${event.storyId} ${event.title} (attempt ${event.attempt}/${event.maxAttempts})`;
+    case 'agent-event':
+      return describeAgentEvent(event.event, verbose);
+    case 'agent-exited':
+      return event.stopReason === 'exited'
+        ? verbose
+          ? `  agent exited ${event.exitCode} after ${seconds(event.durationMs)}`
+          : null
+        : `  agent stopped: ${event.stopReason} after ${seconds(event.durationMs)}`;
+    case 'signal':
+      return `  signal ${event.signal.toUpperCase()} ${event.detail}`;
+    case 'check-started':
+      return `  check: ${event.command}`;
+    case 'check-finished':
+      return `  check ${event.exitCode === 0 ? 'passed' : `failed (exit ${event.exitCode})`}: ${event.command} ${seconds(event.durationMs)}`;
+    case 'story-passed':
+      return `✓ ${event.storyId} passed on attempt ${event.attempt}: ${event.commits.map((c) => c.sha.slice(0, 7)).join(', ')} (${money(event.costUsd)}, ${seconds(event.durationMs)})`;
+    case 'attempt-failed':
+      return `✗ ${event.storyId} attempt ${event.attempt}/${event.maxAttempts} failed (${event.kind}): ${firstLine(event.reason)}${event.willRetry ? ' — will retry' : ''}`;
+    case 'rolled-back':
+      return `  rolled back to ${event.to.slice(0, 7)}${event.rescueRef ? ` (attempt kept at ${event.rescueRef})` : ''}`;
+    case 'story-parked':
+      return `✗ ${event.storyId} parked after ${event.attempts} attempts: ${firstLine(event.reason)}`;
+    case 'task-file-restored':
+      return `  the agent edited ${event.path}; restored the tool's copy`;
+    case 'rate-limited':
+      return `  rate limited: ${firstLine(event.message)}; waiting ${seconds(event.waitMs)}${event.resetsAt ? ` (resets ${event.resetsAt})` : ''}`;
+    case 'usage':
+      return verbose
+        ? `  usage: ${event.inputTokens} in, ${event.outputTokens} out, ${money(event.costUsd)}`
+        : null;
+    case 'stop-requested':
+      return event.how === 'graceful'
+        ? 'stopping after this iteration (Ctrl-C again to stop now)'
+        : 'stopping now: killing the agent';
+    case 'run-finished':
+      return `${event.message} — ${event.passed}/${event.total} passed, ${event.iterations} iteration${event.iterations === 1 ? '' : 's'}, ${money(event.costUsd)}${event.parked.length ? `, parked: ${event.parked.join(', ')}` : ''} (exit ${event.exitCode})`;
+  }
+}
+
+function describeAgentEvent(event: AgentEvent, verbose: boolean): string | null {
+  switch (event.type) {
+    case 'tool-started':
+      return `  ⚙ ${event.name}${event.summary ? ` ${event.summary}` : ''}`;
+    case 'assistant-text':
+      return verbose ? indent(event.text) : null;
+    case 'tool-finished':
+      return verbose && event.output ? indent(truncate(event.output, 400)) : null;
+    case 'error':
+      return `  agent error (${event.kind}): ${firstLine(event.message)}`;
+    case 'garbage':
+      return verbose ? `  (unparsed output) ${truncate(event.line, 200)}` : null;
+    default:
+      return null;
+  }
+}
+
+const firstLine = (text: string): string => truncate(text.split('\n')[0] ?? '', 300);
+const truncate = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max)}…` : text);
+const indent = (text: string): string =>
+  text
+    .split('\n')
+    .map((l) => `    ${l}`)
+    .join('\n');

@@ -1,0 +1,107 @@
+/** A throwaway project with a task file, a scripted model and the real Claude Code, for loop e2e tests. */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type AnthropicServer, startAnthropicServer } from './anthropic-server.js';
+import { type ClaudeTestEnv, createClaudeEnv } from './claude-env.js';
+import { createGitFixture, type GitFixture } from './git-fixture.js';
+import { type CliResult, runRalph } from './ralph-cli.js';
+import { type StoryPlan, type StoryScript, storyScript } from './story-script.js';
+
+export interface LoopProject {
+  repo: GitFixture;
+  server: AnthropicServer;
+  claude: ClaudeTestEnv;
+  stories: StoryScript;
+  /** Runs `ralph run <args>` in the project with the scripted agent. */
+  run(
+    args: string[],
+    options?: { onSpawn?: (pid: number) => void; env?: NodeJS.ProcessEnv },
+  ): Promise<CliResult>;
+  read(path: string): Promise<string>;
+  cleanup(): Promise<void>;
+}
+
+export async function createLoopProject(
+  files: Record<string, string>,
+  plan: StoryPlan,
+): Promise<LoopProject> {
+  const stories = storyScript(plan);
+  const server = await startAnthropicServer(stories.script);
+  const claude = await createClaudeEnv(server.url, { maxRetries: 0 });
+  const repo = await createGitFixture({ files: { 'README.md': '# demo\n', ...files } });
+  return {
+    repo,
+    server,
+    claude,
+    stories,
+    run: (args, options = {}) =>
+      runRalph(['run', ...args], {
+        cwd: repo.dir,
+        env: { ...claude.env, ...options.env, RALPH_AGENT_PATH: claude.binaryPath },
+        ...(options.onSpawn ? { onSpawn: options.onSpawn } : {}),
+      }),
+    read: (path) => readFile(join(repo.dir, path), 'utf8'),
+    cleanup: async () => {
+      await server.close();
+      await claude.cleanup();
+      await repo.cleanup();
+    },
+  };
+}
+
+export interface StoryDef {
+  id: string;
+  title: string;
+  dependsOn?: string[];
+  description?: string;
+}
+
+/** A snarktank-style prd.json. */
+export function prdJson(stories: StoryDef[], extra: Record<string, unknown> = {}): string {
+  return `${JSON.stringify(
+    {
+      project: 'Demo',
+      branchName: 'ralph/demo',
+      description: 'A demo project',
+      ...extra,
+      userStories: stories.map((s, i) => ({
+        id: s.id,
+        title: s.title,
+        description: s.description ?? `As a user I want ${s.title.toLowerCase()}.`,
+        acceptanceCriteria: [`${s.title} works`, 'Typecheck passes'],
+        priority: i + 1,
+        passes: false,
+        notes: '',
+        ...(s.dependsOn ? { dependsOn: s.dependsOn } : {}),
+      })),
+    },
+    null,
+    2,
+  )}\n`;
+}
+
+/** A Chief-style prd.md. */
+export function prdMd(stories: StoryDef[]): string {
+  const body = stories
+    .map((s, i) =>
+      [
+        `### ${s.id}: ${s.title}`,
+        '**Status:** todo',
+        `**Priority:** ${i + 1}`,
+        `**Description:** ${s.description ?? `As a user I want ${s.title.toLowerCase()}.`}`,
+        ...(s.dependsOn ? [`**Depends on:** ${s.dependsOn.join(', ')}`] : []),
+        '',
+        '**Acceptance Criteria:**',
+        `- [ ] ${s.title} works`,
+        '- [ ] Typecheck passes',
+        '',
+      ].join('\n'),
+    )
+    .join('\n');
+  return `# Demo\n\n## Overview\nA demo project.\n\n## User Stories\n\n${body}`;
+}
+
+/** The feat commits on the branch, oldest first. */
+export async function featSubjects(repo: GitFixture): Promise<string[]> {
+  return (await repo.subjects()).filter((s) => s.startsWith('feat:')).reverse();
+}

@@ -1,0 +1,44 @@
+/** Runs the built `ralph` CLI as a user would, in a given directory and environment. */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const RALPH_BIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+
+export interface CliResult {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliOptions {
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+  onSpawn?: (pid: number) => void;
+}
+
+export function runRalph(args: readonly string[], options: CliOptions): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [RALPH_BIN, ...args], {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    if (child.pid !== undefined) options.onSpawn?.(child.pid);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString('utf8');
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString('utf8');
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 120_000);
+    child.on('error', reject);
+    child.on('close', (exitCode, signal) => {
+      clearTimeout(timer);
+      resolve({ exitCode, signal, stdout, stderr });
+    });
+  });
+}
