@@ -99,7 +99,10 @@ describe('convert', () => {
 
   it('round-trips any PRD both formats can express (property)', () => {
     const word = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9 ,.'()/-]{0,30}[A-Za-z0-9.)]$/);
-    const id = fc.stringMatching(/^[A-Z]{1,4}-[0-9]{1,4}$/);
+    const id = fc.oneof(
+      fc.stringMatching(/^[A-Z]{1,4}(-[0-9]{1,4})?$/),
+      fc.stringMatching(/^[0-9]{1,2}\.[0-9]{1,2}$/),
+    );
     const storyArb = (ids: string[]) =>
       fc.record({
         title: word,
