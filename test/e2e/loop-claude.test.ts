@@ -34,7 +34,7 @@ afterEach(async () => {
 describe('ralph run with Claude Code', () => {
   it('finishes a 3-story prd.json: three feat commits in order, every story passes, three progress entries', async () => {
     project = await createLoopProject({ 'prd.json': prdJson(THREE) }, happyPlan);
-    const result = await project.run(['prd.json', '--headless']);
+    const result = await project.run(['prd.json', '--headless', '--no-worktree']);
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
     expect(await featSubjects(project.repo)).toEqual([
@@ -67,7 +67,7 @@ describe('ralph run with Claude Code', () => {
         'US-002': [implement('US-002', 'Add farewell', 'bye.txt', 'bye\n')],
       },
     );
-    const result = await project.run(['prd.json', '--headless']);
+    const result = await project.run(['prd.json', '--headless', '--no-worktree']);
     expect(result.exitCode).toBe(0);
     const prompts = project.stories.prompts('US-001');
     expect(prompts).toHaveLength(3);
@@ -97,7 +97,7 @@ describe('ralph run with Claude Code', () => {
         ],
       },
     );
-    const result = await project.run(['prd.json', '--headless']);
+    const result = await project.run(['prd.json', '--headless', '--no-worktree']);
     expect(result.exitCode).toBe(0);
     const prompts = project.stories.prompts('US-001');
     expect(prompts).toHaveLength(2);
@@ -121,7 +121,7 @@ describe('ralph run with Claude Code', () => {
         'US-003': [implement('US-003', 'Independent', 'ind.txt', 'ok\n')],
       },
     );
-    const result = await project.run(['prd.json', '--headless']);
+    const result = await project.run(['prd.json', '--headless', '--no-worktree']);
     expect(result.exitCode).toBe(1);
     expect(project.stories.prompts('US-001')).toHaveLength(3);
     expect(project.stories.prompts('US-002')).toHaveLength(0);
@@ -146,14 +146,14 @@ describe('ralph run with Claude Code', () => {
         'US-002': [implement('US-002', 'Second', 'two.txt', 'y\n')],
       },
     );
-    const result = await project.run(['prd.json', '--headless']);
+    const result = await project.run(['prd.json', '--headless', '--no-worktree']);
     expect(result.exitCode).toBe(0);
     expect(await featSubjects(project.repo)).toHaveLength(2);
   });
 
   it('runs the same flow on a prd.md, ticking criteria and writing statuses in place', async () => {
     project = await createLoopProject({ 'prd.md': prdMd(THREE) }, happyPlan);
-    const result = await project.run(['prd.md', '--headless']);
+    const result = await project.run(['prd.md', '--headless', '--no-worktree']);
     expect(result.exitCode).toBe(0);
     const md = await project.read('prd.md');
     expect(md.match(/\*\*Status:\*\* done/g)).toHaveLength(3);
@@ -176,7 +176,7 @@ describe('ralph run with Claude Code', () => {
         '1.10': [implement('1.10', 'Tenth', 'ten.txt', '10\n')],
       },
     );
-    const result = await project.run(['specs', '--headless']);
+    const result = await project.run(['specs', '--headless', '--no-worktree']);
     expect(result.exitCode).toBe(0);
     expect(await featSubjects(project.repo)).toEqual([
       'feat: 1.1 - First',
