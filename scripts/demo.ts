@@ -1,0 +1,180 @@
+/**
+ * `npm run demo`: a throwaway example project with a 3-story PRD, run by
+ * `ralph run` with the real Claude Code CLI. Only the model is scripted (a
+ * server on 127.0.0.1 answers as a model would); every tool call, file write,
+ * test run and git commit really happens.
+ */
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startAnthropicServer } from '../test/support/anthropic-server.js';
+import { implement, storyScript } from '../test/support/story-script.js';
+
+const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+const ralphBin = join(repoRoot, 'dist', 'cli', 'main.js');
+const claudeBin = join(repoRoot, 'node_modules', '.bin', 'claude');
+
+const PRD = `# Greeter
+
+## Overview
+A tiny library and command line that greets people.
+
+## User Stories
+
+### US-001: Greet by name
+**Status:** todo
+**Priority:** 1
+**Description:** As a user I want greet(name) to return "Hello, <name>!".
+
+**Acceptance Criteria:**
+- [ ] src/greet.mjs exports greet(name)
+- [ ] A test covers it and \`node --test\` passes
+
+### US-002: Say goodbye
+**Status:** todo
+**Priority:** 2
+**Description:** As a user I want farewell(name) to return "Goodbye, <name>.".
+**Depends on:** US-001
+
+**Acceptance Criteria:**
+- [ ] src/farewell.mjs exports farewell(name)
+- [ ] A test covers it and \`node --test\` passes
+
+### US-003: Command line
+**Status:** todo
+**Priority:** 3
+**Description:** As a user I want \`node bin/hello.mjs Ada\` to print the greeting.
+**Depends on:** US-001
+
+**Acceptance Criteria:**
+- [ ] bin/hello.mjs prints greet(process.argv[2])
+- [ ] A test covers it and \`node --test\` passes
+`;
+
+/** What the scripted model does for each story: write the code and its test, run the tests, commit, say DONE. */
+function story(id: string, title: string, files: Record<string, string>) {
+  const [first, ...rest] = Object.entries(files);
+  if (!first) throw new Error('a story needs files');
+  const writes = rest.map(([path, content]) => ({ tool: 'Write', input: { file_path: path, content } }));
+  const [write, commit, done] = implement(id, title, first[0], first[1], ' All tests pass.');
+  if (!write || !commit || !done) throw new Error('unexpected script shape');
+  return [
+    write,
+    ...writes,
+    { tool: 'Bash', input: { command: 'node --test test/', description: 'run the tests' } },
+    commit,
+    {
+      text: `${'text' in done ? done.text : ''}\n<ralph>LEARN: tests live in test/*.test.mjs and run with node --test</ralph>`,
+    },
+  ];
+}
+
+const plan = {
+  'US-001': [
+    story('US-001', 'Greet by name', {
+      'src/greet.mjs': 'export const greet = (name) => `Hello, ${name}!`;\n',
+      'test/greet.test.mjs':
+        "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { greet } from '../src/greet.mjs';\n\ntest('greets by name', () => assert.equal(greet('Ada'), 'Hello, Ada!'));\n",
+    }),
+  ],
+  'US-002': [
+    story('US-002', 'Say goodbye', {
+      'src/farewell.mjs': 'export const farewell = (name) => `Goodbye, ${name}.`;\n',
+      'test/farewell.test.mjs':
+        "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { farewell } from '../src/farewell.mjs';\n\ntest('says goodbye', () => assert.equal(farewell('Ada'), 'Goodbye, Ada.'));\n",
+    }),
+  ],
+  'US-003': [
+    story('US-003', 'Command line', {
+      'bin/hello.mjs':
+        "import { greet } from '../src/greet.mjs';\nconsole.log(greet(process.argv[2] ?? 'world'));\n",
+      'test/hello.test.mjs':
+        "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { execFileSync } from 'node:child_process';\n\ntest('prints the greeting', () => {\n  const out = execFileSync(process.execPath, ['bin/hello.mjs', 'Ada'], { encoding: 'utf8' });\n  assert.equal(out.trim(), 'Hello, Ada!');\n});\n",
+    }),
+  ],
+};
+
+function run(
+  cmd: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, env, stdio: 'inherit' });
+    child.on('error', reject);
+    child.on('close', (code) => resolve(code ?? 1));
+  });
+}
+
+async function write(root: string, path: string, content: string): Promise<void> {
+  await mkdir(dirname(join(root, path)), { recursive: true });
+  await writeFile(join(root, path), content);
+}
+
+async function main(): Promise<number> {
+  const project = await mkdtemp(join(tmpdir(), 'ralph-demo-'));
+  const claudeHome = await mkdtemp(join(tmpdir(), 'ralph-demo-claude-'));
+  await write(project, 'README.md', '# Greeter\n');
+  await write(
+    project,
+    'package.json',
+    `${JSON.stringify({ name: 'greeter', type: 'module', private: true }, null, 2)}\n`,
+  );
+  await write(project, 'test/.keep', '');
+  await write(project, '.ralph/prds/demo/prd.md', PRD);
+  await write(project, '.ralph/config.yaml', 'checks:\n  - node --test test/\n');
+  const gitEnv = { ...process.env, GIT_AUTHOR_NAME: 'demo', GIT_AUTHOR_EMAIL: 'demo@example.invalid' };
+  const gitIdentity = ['-c', 'user.name=demo', '-c', 'user.email=demo@example.invalid'];
+  await run('git', ['init', '-q', '-b', 'main'], project);
+  await run('git', ['config', 'user.name', 'Ralph Demo'], project);
+  await run('git', ['config', 'user.email', 'demo@example.invalid'], project);
+  await run('git', ['add', '-A'], project, gitEnv);
+  await run('git', [...gitIdentity, 'commit', '-q', '-m', 'chore: start the greeter'], project, gitEnv);
+
+  const stories = storyScript(plan);
+  const server = await startAnthropicServer(stories.script);
+  console.log(`demo project: ${project}`);
+  console.log(`scripted model: ${server.url} (Claude Code talks to it instead of the Anthropic API)\n`);
+  try {
+    const code = await run(
+      process.execPath,
+      [ralphBin, 'run', 'demo', '--headless', '--no-worktree'],
+      project,
+      {
+        ...process.env,
+        RALPH_AGENT_PATH: claudeBin,
+        ANTHROPIC_BASE_URL: server.url,
+        ANTHROPIC_API_KEY: 'demo-key',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        CLAUDE_CONFIG_DIR: claudeHome,
+        DISABLE_AUTOUPDATER: '1',
+        // The demo runs Claude Code unattended in a throwaway directory; as root it insists on this.
+        IS_SANDBOX: '1',
+      },
+    );
+    console.log(`\nralph exited ${code}. Where to look:`);
+    console.log(`  git -C ${project} log --oneline            the story commits and ralph's own records`);
+    console.log(`  cat ${project}/.ralph/prds/demo/prd.md      statuses written back, criteria ticked`);
+    console.log(`  cat ${project}/.ralph/prds/demo/progress.md progress entries and Codebase Patterns`);
+    console.log(
+      `  ls ${project}/.ralph/runs/demo/             state.json, events.jsonl, ralph.log, iterations/*.jsonl`,
+    );
+    console.log(`  node ${ralphBin} status demo   (run inside ${project})`);
+    return code;
+  } finally {
+    await server.close();
+  }
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  },
+);
