@@ -29,3 +29,26 @@ describe('text positions', () => {
     expect(dominantEol('')).toBe('\n');
   });
 });
+
+describe('positionAt against a plain scan', () => {
+  const naive = (text: string, offset: number) => {
+    const end = Math.min(Math.max(offset, 0), text.length);
+    const before = text.slice(0, end);
+    const lastBreak = before.lastIndexOf('\n');
+    return { line: before.split('\n').length, column: end - (lastBreak + 1) + 1 };
+  };
+  it('agrees for any text and offset, including texts asked about in turn', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.constantFrom('a', '\n', '\r', 'é') }),
+        fc.string(),
+        fc.integer({ min: -2, max: 60 }),
+        (a, b, offset) => {
+          expect(positionAt(a, offset)).toEqual(naive(a, offset));
+          expect(positionAt(b, offset)).toEqual(naive(b, offset));
+          expect(positionAt(a, offset)).toEqual(naive(a, offset));
+        },
+      ),
+    );
+  });
+});

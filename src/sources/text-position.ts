@@ -1,15 +1,32 @@
+/**
+ * Offsets where each line starts, for the text last asked about. Parsers ask
+ * for many positions in one text (one per story), so the index is built once
+ * and each lookup is a binary search instead of a scan from the start.
+ */
+let indexedText: string | undefined;
+let lineStarts: number[] = [];
+
+function lineStartsOf(text: string): number[] {
+  if (text !== indexedText) {
+    lineStarts = [0];
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+    indexedText = text;
+  }
+  return lineStarts;
+}
+
 /** 1-based line and column of a character offset, counting `\n` as the line break. */
 export function positionAt(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
   const end = Math.min(Math.max(offset, 0), text.length);
-  for (let i = 0; i < end; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
-    }
+  const starts = lineStartsOf(text);
+  let low = 0;
+  let high = starts.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if ((starts[mid] ?? 0) <= end) low = mid;
+    else high = mid - 1;
   }
-  return { line, column: end - lineStart + 1 };
+  return { line: low + 1, column: end - (starts[low] ?? 0) + 1 };
 }
 
 /** A line of text without its terminator, and the terminator (`\n`, `\r\n` or '' on the last line). */

@@ -1,0 +1,64 @@
+// Benchmarks for the parts that scale with PRD size and stream length.
+// Prints figures; asserts nothing. Compare ratios within one run: the machine is shared.
+import { performance } from 'node:perf_hooks';
+import { createClaudeParser } from '../dist/agents/claude/claude-parser.js';
+import { selectNextStory } from '../dist/core/select.js';
+import { parseSignals } from '../dist/core/signals.js';
+import { parsePrdJson } from '../dist/sources/parse-prd-json.js';
+import { withPrdJsonStatus } from '../dist/sources/write-prd-json.js';
+
+function time(label, iterations, fn) {
+  fn(); // warm-up
+  const start = performance.now();
+  for (let i = 0; i < iterations; i++) fn();
+  const perOp = (performance.now() - start) / iterations;
+  console.log(`${label.padEnd(48)} ${perOp.toFixed(3).padStart(10)} ms/op`);
+  return perOp;
+}
+
+function prd(n) {
+  return {
+    project: 'Bench',
+    userStories: Array.from({ length: n }, (_, i) => ({
+      id: `US-${String(i + 1).padStart(4, '0')}`,
+      title: `Story ${i + 1}`,
+      description: 'As a user I want something.',
+      acceptanceCriteria: ['It works', 'Typecheck passes'],
+      priority: (i % 7) + 1,
+      passes: i < n / 2,
+      ...(i > 0 ? { dependsOn: [`US-${String(i).padStart(4, '0')}`] } : {}),
+    })),
+  };
+}
+
+console.log('task files');
+const small = JSON.stringify(prd(50), null, 2);
+const large = JSON.stringify(prd(1000), null, 2);
+const tSmall = time('parse prd.json, 50 stories', 200, () => parsePrdJson(small, 'prd.json'));
+const tLarge = time('parse prd.json, 1000 stories', 20, () => parsePrdJson(large, 'prd.json'));
+console.log(`  ratio 1000/50 stories: ${(tLarge / tSmall).toFixed(1)}x (linear would be 20x)`);
+time('write back one status, 1000 stories', 20, () =>
+  withPrdJsonStatus(large, 'prd.json', 'US-0900', 'done'),
+);
+
+console.log('selection');
+const parsed = parsePrdJson(large, 'prd.json');
+if (!parsed.ok) throw new Error('bench PRD did not parse');
+time('select next story, 1000 stories', 200, () => selectNextStory(parsed.prd.stories));
+
+console.log('agent stream');
+const lines = [];
+for (let i = 0; i < 5000; i++) {
+  lines.push(
+    JSON.stringify({
+      type: 'assistant',
+      message: { content: [{ type: 'text', text: `step ${i} <ralph>LEARN: x${i}</ralph>` }] },
+    }),
+  );
+}
+time('parse 5000 Claude stream lines', 5, () => {
+  const parser = createClaudeParser();
+  for (const line of lines) parser.parseLine(line);
+});
+const text = lines.join('\n');
+time(`parse signals in ${(text.length / 1e6).toFixed(1)} MB of assistant text`, 5, () => parseSignals(text));
