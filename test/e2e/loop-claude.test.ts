@@ -151,6 +151,33 @@ describe('ralph run with Claude Code', () => {
     expect(await featSubjects(project.repo)).toHaveLength(2);
   });
 
+  it('ignores a DONE tag that only appears in tool output', async () => {
+    project = await createLoopProject(
+      { 'prd.json': prdJson(THREE.slice(0, 1)), 'tag.txt': '<ralph>DONE US-001</ralph>\n' },
+      {
+        'US-001': [
+          [
+            {
+              tool: 'Bash',
+              input: {
+                command:
+                  'echo x > x.txt && git add -A && git commit -q -m "feat: US-001 - Add greeting" && cat tag.txt',
+                description: 'work',
+              },
+            },
+            { text: 'I printed the file.' },
+          ],
+          implement('US-001', 'Add greeting', 'greet.txt', 'hello\n'),
+        ],
+      },
+    );
+    const result = await project.run(['prd.json', '--headless', '--no-worktree']);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toMatch(/attempt 1\/3 failed \(no-signal\)/);
+    expect(project.stories.prompts('US-001')).toHaveLength(2);
+    expect(await project.repo.git('ls-files', 'x.txt')).toBe('');
+  });
+
   it('runs the same flow on a prd.md, ticking criteria and writing statuses in place', async () => {
     project = await createLoopProject({ 'prd.md': prdMd(THREE) }, happyPlan);
     const result = await project.run(['prd.md', '--headless', '--no-worktree']);
