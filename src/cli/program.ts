@@ -1,7 +1,9 @@
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { convertCommand } from './commands/convert.js';
 import { initCommand } from './commands/init.js';
 import { listCommand } from './commands/list.js';
+import { logsCommand } from './commands/logs.js';
+import { reportCommand } from './commands/report.js';
 import { runCommand } from './commands/run.js';
 import { addRunOptions, type RunOptions } from './commands/run-options.js';
 import { statusCommand } from './commands/status.js';
@@ -57,6 +59,29 @@ export function buildProgram(): Command {
     .description('deterministic prd.md <-> prd.json conversion')
     .action(async (file: string, opts: { to: 'json' | 'md'; output?: string }) => {
       process.exitCode = await convertCommand(file, opts);
+    });
+
+  program
+    .command('report')
+    .argument('[target]', 'PRD name, or path to a prd.json, prd.md or spec directory')
+    .description('per-story attempts, durations, tokens and cost')
+    .option('--json', 'machine-readable output')
+    .action(async (target: string | undefined, opts: { json?: boolean }) => {
+      process.exitCode = await reportCommand(target, opts);
+    });
+
+  program
+    .command('logs')
+    .argument('[target]', 'PRD name, or path to a prd.json, prd.md or spec directory')
+    .description("the run's log, or an iteration's raw agent stream")
+    .option('--iteration <n>', 'the raw agent stream of iteration n', (v: string) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1)
+        throw new InvalidArgumentError('expected a whole number of at least 1');
+      return n;
+    })
+    .action(async (target: string | undefined, opts: { iteration?: number }) => {
+      process.exitCode = await logsCommand(target, opts);
     });
 
   addRunOptions(

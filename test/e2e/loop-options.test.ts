@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLoopProject, featSubjects, type LoopProject, prdJson } from '../support/loop-project.js';
 import { processesIn } from '../support/processes.js';
+import { runRalph } from '../support/ralph-cli.js';
 import { implement, storyIdOf } from '../support/story-script.js';
 
 const TWO = [
@@ -53,6 +54,56 @@ describe('ralph run options', () => {
     expect(events.filter((e) => e.type === 'story-passed')).toHaveLength(2);
     expect(events.at(-1)).toMatchObject({ type: 'run-finished', exitCode: 0 });
     expect(events.some((e) => e.type === 'agent-event')).toBe(true);
+  });
+
+  it('report, logs and status show what the run did: attempts, tokens, cost and the raw stream', async () => {
+    project = await createLoopProject(
+      { 'prd.json': prdJson(TWO) },
+      { ...plan, 'US-001': [[{ text: '<ralph>FAIL US-001: not yet</ralph>' }], ...plan['US-001']] },
+    );
+    const run = await project.run(['prd.json', '--headless', '--no-worktree']);
+    expect(run.exitCode).toBe(0);
+    const cli = (args: string[]) => runRalph(args, { cwd: project?.repo.dir ?? '' });
+
+    const report = await cli(['report', 'prd.json', '--json']);
+    expect(report.exitCode).toBe(0);
+    const receipt = JSON.parse(report.stdout) as {
+      stories: { id: string; attempts: number; costUsd: number; inputTokens: number }[];
+      totals: { iterations: number; costUsd: number };
+    };
+    expect(receipt.stories.map((s) => [s.id, s.attempts])).toEqual([
+      ['US-001', 2],
+      ['US-002', 1],
+    ]);
+    for (const s of receipt.stories) {
+      expect(s.costUsd).toBeGreaterThan(0);
+      expect(s.inputTokens).toBeGreaterThan(0);
+    }
+    expect(receipt.totals.iterations).toBe(3);
+    expect(receipt.totals.costUsd).toBeCloseTo(
+      receipt.stories.reduce((sum, s) => sum + s.costUsd, 0),
+      6,
+    );
+
+    const raw = await cli(['logs', 'prd.json', '--iteration', '1']);
+    expect(raw.exitCode).toBe(0);
+    const lines = raw.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string });
+    expect(lines[0]?.type).toBe('system');
+    expect(lines.at(-1)?.type).toBe('result');
+    expect((await cli(['logs', 'prd.json', '--iteration', '9'])).exitCode).toBe(2);
+    expect((await cli(['logs', 'prd.json'])).stdout).toMatch(
+      /US-001 attempt 1\/3 failed \(fail-signal\): not yet/,
+    );
+
+    const status = JSON.parse((await cli(['status', 'prd.json', '--json'])).stdout) as {
+      next: unknown;
+      run: { totals: { iterations: number } };
+    };
+    expect(status.next).toBeNull();
+    expect(status.run.totals.iterations).toBe(3);
   });
 
   it('--story runs only that story; the next run picks up the rest', async () => {

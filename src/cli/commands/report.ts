@@ -1,0 +1,74 @@
+import { join } from 'node:path';
+import { ExitCode } from '../../core/errors.js';
+import { type RunState, readRunState } from '../../state/run-state.js';
+import { openTaskContext } from '../task-context.js';
+
+interface ReportRow {
+  id: string;
+  title: string;
+  status: string;
+  attempts: number;
+  durationMs: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+}
+
+/** The per-story receipt: attempts (retries included), time, tokens and cost. */
+export async function reportCommand(target: string | undefined, opts: { json?: boolean }): Promise<number> {
+  const ctx = await openTaskContext(target);
+  const run = await readRunState(join(ctx.target.runDir, 'state.json'));
+  const rows: ReportRow[] = ctx.prd.stories.map((s) => {
+    const r = run?.stories[s.id];
+    return {
+      id: s.id,
+      title: s.title,
+      status: r?.parked && s.status !== 'done' ? 'parked' : s.status,
+      attempts: r?.attempts ?? 0,
+      durationMs: r?.durationMs ?? 0,
+      inputTokens: r?.inputTokens ?? 0,
+      outputTokens: r?.outputTokens ?? 0,
+      costUsd: r?.costUsd ?? 0,
+    };
+  });
+  const totals = totalsOf(run);
+  if (opts.json) {
+    console.log(JSON.stringify({ name: ctx.target.name, stories: rows, totals }, null, 2));
+    return ExitCode.Success;
+  }
+  const idWidth = Math.max(5, ...rows.map((r) => r.id.length));
+  console.log(
+    `${'story'.padEnd(idWidth)}  ${'status'.padEnd(11)} ${'tries'.padStart(5)} ${'time'.padStart(8)} ${'tokens in/out'.padStart(17)} ${'cost'.padStart(8)}  title`,
+  );
+  for (const r of rows) {
+    console.log(
+      `${r.id.padEnd(idWidth)}  ${r.status.padEnd(11)} ${String(r.attempts).padStart(5)} ${duration(r.durationMs).padStart(8)} ${`${r.inputTokens}/${r.outputTokens}`.padStart(17)} ${money(r.costUsd).padStart(8)}  ${r.title}`,
+    );
+  }
+  console.log(
+    `total: ${totals.iterations} iterations, ${duration(totals.durationMs)}, ${totals.inputTokens}/${totals.outputTokens} tokens, ${money(totals.costUsd)}`,
+  );
+  return ExitCode.Success;
+}
+
+function totalsOf(run: RunState | null) {
+  const durationMs = Object.values(run?.stories ?? {}).reduce((sum, s) => sum + s.durationMs, 0);
+  return {
+    iterations: run?.totals.iterations ?? 0,
+    durationMs,
+    inputTokens: run?.totals.inputTokens ?? 0,
+    outputTokens: run?.totals.outputTokens ?? 0,
+    costUsd: run?.totals.costUsd ?? 0,
+  };
+}
+
+const money = (usd: number): string => `$${usd.toFixed(2)}`;
+
+function duration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  return m < 60
+    ? `${m}m${String(s % 60).padStart(2, '0')}s`
+    : `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
+}
