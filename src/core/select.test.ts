@@ -1,22 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { buildStory } from '../../test/support/story-builder.js';
 import { selectNextStory } from './select.js';
-import type { Story, StoryStatus } from './types.js';
+import type { StoryStatus } from './types.js';
 
-function story(id: string, over: Partial<Story> = {}): Story {
-  return {
-    id,
-    title: `Story ${id}`,
-    description: '',
-    acceptanceCriteria: [],
-    priority: 1,
-    status: 'todo',
-    dependsOn: [],
-    order: 0,
-    location: { file: 'prd.json' },
-    ...over,
-  };
-}
+const story = buildStory;
 
 /** Random acyclic story sets: a story may only depend on stories before it. */
 const storiesArb = fc

@@ -1,19 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { buildStory } from '../../test/support/story-builder.js';
 import type { Prd, Story } from './types.js';
 import { validateGraph } from './validate-graph.js';
 
 function story(id: string, dependsOn: string[] = [], line = 1): Story {
-  return {
-    id,
-    title: `Story ${id}`,
-    description: '',
-    acceptanceCriteria: [],
-    priority: 1,
-    status: 'todo',
-    dependsOn,
-    order: 1,
-    location: { file: 'prd.md', line, column: 1 },
-  };
+  return buildStory(id, { dependsOn, order: 1, location: { file: 'prd.md', line, column: 1 } });
 }
 
 const prd = (stories: Story[]): Prd => ({ format: 'prd-md', path: 'prd.md', project: 'p', stories });
