@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import { CommanderError } from 'commander';
 import { ExitCode, InvalidInputError, RalphError } from '../core/errors.js';
-import { formatIssue } from '../core/validation-issue.js';
 import { buildProgram } from './program.js';
+import { showIssue } from './show-issue.js';
 
 async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
@@ -23,7 +23,7 @@ function reportError(error: unknown): number {
     return ExitCode.Usage;
   }
   if (error instanceof InvalidInputError) {
-    for (const issue of error.issues) console.error(formatIssue(issue));
+    for (const issue of error.issues) console.error(showIssue(issue));
     console.error(`ralph: ${error.message}`);
     return error.exitCode;
   }

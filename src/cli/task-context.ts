@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { InvalidInputError } from '../core/errors.js';
 import type { Prd } from '../core/types.js';
-import { formatIssue } from '../core/validation-issue.js';
 import { readPrd } from '../sources/load-task-source.js';
 import { findProjectRoot } from '../state/project-root.js';
 import { type ResolvedTarget, resolveTarget } from '../state/resolve-target.js';
+import { showIssue } from './show-issue.js';
 
 export interface TaskContext {
   root: string;
@@ -27,7 +27,7 @@ export async function openTaskContext(target: string | undefined, cwd = process.
       result.issues,
     );
   }
-  for (const warning of result.warnings) console.error(formatIssue(warning));
+  for (const warning of result.warnings) console.error(showIssue(warning));
   return { root, target: resolved, livePath, prd: result.prd };
 }
 

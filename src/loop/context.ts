@@ -43,7 +43,14 @@ export interface LoopOptions {
   /** Aborted on the second Ctrl-C: kill the agent now. */
   killSignal: AbortSignal;
   emit: LoopEventSink;
+  /** Steering while the loop runs (the TUI's `+`/`-`); read before every iteration. */
+  steering?: LoopSteering;
   now?: () => Date;
+}
+
+export interface LoopSteering {
+  /** Added to the iteration limit; the limit never drops below the iterations already run. */
+  extraIterations: number;
 }
 
 /** What every step of one run shares. */

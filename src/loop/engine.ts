@@ -63,7 +63,8 @@ async function iterate(ctx: RunContext, initial: RunState, resumed: boolean): Pr
   let prd = await readTaskFile(ctx);
   const scope = { onlyStoryId: ctx.onlyStoryId, resumeFromId: ctx.resumeFromId };
   const remaining = remainingStories(prd.stories, scope).length;
-  const maxIterations = ctx.limits.maxIterations ?? remaining + 5;
+  const baseMaxIterations = ctx.limits.maxIterations ?? remaining + 5;
+  let maxIterations = baseMaxIterations;
   ctx.limits = { ...ctx.limits, maxIterations };
   ctx.emit({
     type: 'run-started',
@@ -110,6 +111,12 @@ async function iterate(ctx: RunContext, initial: RunState, resumed: boolean): Pr
         w.parked ? `${w.id} (parked)` : `${w.id} (waits on ${w.waitingOn.join(', ')})`,
       );
       return finish('blocked', ExitCode.WorkLeft, `stopped with work left: ${waiting.join('; ')}`);
+    }
+    const steered = Math.max(iterations, baseMaxIterations + (ctx.steering?.extraIterations ?? 0));
+    if (steered !== maxIterations) {
+      maxIterations = steered;
+      ctx.limits = { ...ctx.limits, maxIterations };
+      ctx.emit({ type: 'max-iterations-changed', maxIterations });
     }
     if (iterations >= maxIterations) {
       return finish(

@@ -87,6 +87,7 @@ export type LoopEvent =
       outputTokens: number;
     }
   | { type: 'stop-requested'; how: 'graceful' | 'immediate' }
+  | { type: 'max-iterations-changed'; maxIterations: number }
   | {
       type: 'run-finished';
       exitCode: number;

@@ -66,6 +66,8 @@ export function describeEvent(event: LoopEvent, verbose: boolean): string | null
       return event.how === 'graceful'
         ? 'stopping after this iteration (Ctrl-C again to stop now)'
         : 'stopping now: killing the agent';
+    case 'max-iterations-changed':
+      return `iteration limit now ${event.maxIterations}`;
     case 'run-finished':
       return `${event.message} — ${event.passed}/${event.total} passed, ${event.iterations} iteration${event.iterations === 1 ? '' : 's'}, ${money(event.costUsd)}${event.parked.length ? `, parked: ${event.parked.join(', ')}` : ''} (exit ${event.exitCode})`;
   }

@@ -1,10 +1,11 @@
 import { relative } from 'node:path';
 import { ExitCode } from '../../core/errors.js';
-import { formatIssue, type ValidationIssue } from '../../core/validation-issue.js';
+import type { ValidationIssue } from '../../core/validation-issue.js';
 import { readPrd } from '../../sources/load-task-source.js';
 import { loadConfig } from '../../state/config.js';
 import { findProjectRoot } from '../../state/project-root.js';
 import { resolveTarget } from '../../state/resolve-target.js';
+import { showIssue } from '../show-issue.js';
 
 /** Checks the task file and the config; reads only, writes nothing. */
 export async function validateCommand(
@@ -18,7 +19,7 @@ export async function validateCommand(
   const { issues: configIssues } = await loadConfig(root);
   const issues: ValidationIssue[] = [...(result.ok ? result.warnings : result.issues), ...configIssues];
 
-  for (const issue of issues) console.error(formatIssue(issue));
+  for (const issue of issues) console.error(showIssue(issue));
   const errors = issues.filter((i) => i.severity === 'error' || opts.strict).length;
   const shown = relative(cwd, resolved.taskPath) || resolved.taskPath;
   if (errors > 0 || !result.ok) {
