@@ -11,7 +11,7 @@ import type { Failure, RunState } from '../state/run-state.js';
 import { addUsage, startAttempt, storyRun } from '../state/run-state-update.js';
 import { collectAgentRun } from './agent-collector.js';
 import { type CheckResult, runChecks } from './checks.js';
-import type { RunContext } from './context.js';
+import type { AgentSetup, RunContext } from './context.js';
 import { saveState } from './state-io.js';
 import { isToolFile, restoreToolFiles } from './tool-files.js';
 
@@ -33,7 +33,12 @@ export interface AttemptResult {
  * One iteration: record HEAD, prompt, run the agent, read its signals, run
  * the gates, and judge. Rolling back or recording the pass is the caller's.
  */
-export async function runAttempt(ctx: RunContext, state: RunState, story: Story): Promise<AttemptResult> {
+export async function runAttempt(
+  ctx: RunContext,
+  state: RunState,
+  story: Story,
+  agent: AgentSetup = ctx.agent,
+): Promise<AttemptResult> {
   const headBefore = await headSha(ctx.cwd);
   if (headBefore === null) throw new Error('the repository has no commits');
   const previous = storyRun(state, story.id);
@@ -53,21 +58,21 @@ export async function runAttempt(ctx: RunContext, state: RunState, story: Story)
   });
 
   const prompt = await promptFor(ctx, story, attempt, previous.lastFailure);
-  const invocation = ctx.agent.adapter.buildInvocation({
+  const invocation = agent.adapter.buildInvocation({
     prompt,
-    ...(ctx.agent.model ? { model: ctx.agent.model } : {}),
-    extraArgs: ctx.agent.extraArgs,
+    ...(agent.model ? { model: agent.model } : {}),
+    extraArgs: agent.extraArgs,
   });
   const collector = collectAgentRun((event) =>
     ctx.emit({ type: 'agent-event', iteration, storyId: story.id, event }),
   );
   let pidSaved: Promise<void> = Promise.resolve();
   const run = await runAgent({
-    binaryPath: ctx.agent.binaryPath,
-    adapter: ctx.agent.adapter,
+    binaryPath: agent.binaryPath,
+    adapter: agent.adapter,
     invocation,
     cwd: ctx.cwd,
-    env: ctx.agent.env,
+    env: agent.env,
     timeoutMs: ctx.limits.timeoutMs,
     idleTimeoutMs: ctx.limits.idleTimeoutMs,
     signal: ctx.killSignal,

@@ -34,6 +34,8 @@ export interface LoopOptions {
   runDir: string;
   config: Config;
   agent: AgentSetup;
+  /** Agents to switch to, in order, when the current one hits a rate or usage limit. */
+  fallbackAgents?: AgentSetup[];
   limits: LoopLimits;
   onlyStoryId?: string;
   resumeFromId?: string;

@@ -79,6 +79,8 @@ async function iterate(ctx: RunContext, initial: RunState, resumed: boolean): Pr
 
   let iterations = 0;
   let rateLimitStreak = 0;
+  const agents = [ctx.agent, ...(ctx.fallbackAgents ?? [])];
+  let agentIndex = 0;
   const finish = async (reason: StopReason, exitCode: ExitCode, message: string): Promise<LoopOutcome> => {
     state = markStopped(state, { reason, exitCode, now: ctx.now() });
     await saveState(ctx, state);
@@ -133,13 +135,26 @@ async function iterate(ctx: RunContext, initial: RunState, resumed: boolean): Pr
       );
     }
 
-    const result = await runAttempt(ctx, state, selection.story);
+    const result = await runAttempt(ctx, state, selection.story, agents[agentIndex]);
     state = result.state;
     const { verdict, story } = result;
     if (verdict.kind === 'rate-limited') {
       await rollBack(ctx, story.id, result.state.current?.attempt ?? 1, result.headBefore);
       state = undoAttempt(state, story.id, ctx.now());
       await saveState(ctx, state);
+      const limited = agents[agentIndex]?.adapter.name ?? 'agent';
+      if (agentIndex + 1 < agents.length) {
+        // A fallback agent takes over at once; waiting is for when every agent is limited.
+        agentIndex++;
+        ctx.emit({
+          type: 'agent-switched',
+          from: limited,
+          to: agents[agentIndex]?.adapter.name ?? 'agent',
+          reason: result.rateLimit?.message ?? 'rate limited',
+        });
+        continue;
+      }
+      agentIndex = 0;
       const waitMs = rateLimitWait(
         ctx.limits.rateLimitBackoffMs,
         rateLimitStreak++,

@@ -88,6 +88,7 @@ export type LoopEvent =
     }
   | { type: 'stop-requested'; how: 'graceful' | 'immediate' }
   | { type: 'max-iterations-changed'; maxIterations: number }
+  | { type: 'agent-switched'; from: string; to: string; reason: string }
   | {
       type: 'run-finished';
       exitCode: number;

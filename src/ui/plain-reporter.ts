@@ -66,6 +66,8 @@ export function describeEvent(event: LoopEvent, verbose: boolean): string | null
       return event.how === 'graceful'
         ? 'stopping after this iteration (Ctrl-C again to stop now)'
         : 'stopping now: killing the agent';
+    case 'agent-switched':
+      return `  ${event.from} is rate limited (${firstLine(event.reason)}); switching to ${event.to}`;
     case 'max-iterations-changed':
       return `iteration limit now ${event.maxIterations}`;
     case 'run-finished':

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLoopProject, featSubjects, type LoopProject, prdJson } from '../support/loop-project.js';
+import { withFailures } from '../support/model-script.js';
 import { processesIn, processesMatching } from '../support/processes.js';
 import { runRalph } from '../support/ralph-cli.js';
 import { implement, storyIdOf } from '../support/story-script.js';
@@ -133,5 +134,30 @@ describe('faults', () => {
     ]);
     // The agent of the killed run did not outlive the recovery.
     expect(processesIn(p.repo.dir)).toEqual([]);
+  });
+});
+
+describe('rate limits', () => {
+  it('waits out a 429 without counting it as a failed attempt, then finishes', async () => {
+    project = await createLoopProject(
+      { 'prd.json': prdJson([{ id: 'US-001', title: 'Add greeting' }]) },
+      { 'US-001': [implement('US-001', 'Add greeting', 'greet.txt', 'hello\n')] },
+      {
+        wrap: (script) =>
+          withFailures(
+            [{ error: { status: 429, type: 'rate_limit_error', message: 'Rate limited' } }],
+            script,
+          ),
+      },
+    );
+    const result = await project.run(['prd.json', '--headless', '--no-worktree'], {
+      env: { RALPH_RATE_LIMIT_BACKOFF_MS: '300' },
+    });
+    expect(result.exitCode).toBe(0);
+    const all = await events(project);
+    expect(all.filter((e) => e.type === 'rate-limited')).toHaveLength(1);
+    expect(all.filter((e) => e.type === 'attempt-failed')).toHaveLength(0);
+    expect(all.find((e) => e.type === 'story-passed')).toMatchObject({ storyId: 'US-001', attempt: 1 });
+    expect(await featSubjects(project.repo)).toEqual(['feat: US-001 - Add greeting']);
   });
 });

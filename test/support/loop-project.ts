@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type AnthropicServer, startAnthropicServer } from './anthropic-server.js';
 import { type ClaudeTestEnv, createClaudeEnv } from './claude-env.js';
 import { createGitFixture, type GitFixture } from './git-fixture.js';
+import type { Script } from './model-script.js';
 import { type CliResult, runRalph } from './ralph-cli.js';
 import { type StoryPlan, type StoryScript, storyScript } from './story-script.js';
 
@@ -24,9 +25,10 @@ export interface LoopProject {
 export async function createLoopProject(
   files: Record<string, string>,
   plan: StoryPlan,
+  options: { wrap?: (script: Script) => Script } = {},
 ): Promise<LoopProject> {
   const stories = storyScript(plan);
-  const server = await startAnthropicServer(stories.script);
+  const server = await startAnthropicServer(options.wrap ? options.wrap(stories.script) : stories.script);
   const claude = await createClaudeEnv(server.url, { maxRetries: 0 });
   const repo = await createGitFixture({ files: { 'README.md': '# demo\n', ...files } });
   return {

@@ -14,6 +14,7 @@ import { type Config, loadConfigOrThrow } from '../../state/config.js';
 import { PROVIDERS, type Provider, ProviderSchema } from '../../state/config-schema.js';
 import { readCodebasePatterns, readProgress } from '../../state/progress.js';
 import { createPlainReporter } from '../../ui/plain-reporter.js';
+import { setUpFallbackAgents } from '../fallback-agents.js';
 import { openTaskContext } from '../task-context.js';
 import type { RunOptions } from './run-options.js';
 
@@ -63,6 +64,9 @@ export async function runCommand(target: string | undefined, opts: RunOptions): 
   }
 
   const agent = await setUpAgent(config, opts);
+  const fallbackAgents = await setUpFallbackAgents(config, agent, (message) =>
+    console.error(`ralph: ${message}`),
+  );
   const limits = config.limits;
   const logPath = opts.log ?? join(ctx.target.runDir, 'ralph.log');
   mkdirSync(dirname(logPath), { recursive: true });
@@ -107,6 +111,7 @@ export async function runCommand(target: string | undefined, opts: RunOptions): 
       runDir: ctx.target.runDir,
       config,
       agent,
+      fallbackAgents,
       limits: {
         ...((opts.maxIterations ?? limits.maxIterations)
           ? { maxIterations: opts.maxIterations ?? limits.maxIterations ?? 0 }
