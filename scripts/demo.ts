@@ -74,6 +74,7 @@ function story(id: string, title: string, files: Record<string, string>) {
 const plan = {
   'US-001': [
     story('US-001', 'Greet by name', {
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the file written is itself JavaScript with a template
       'src/greet.mjs': 'export const greet = (name) => `Hello, ${name}!`;\n',
       'test/greet.test.mjs':
         "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { greet } from '../src/greet.mjs';\n\ntest('greets by name', () => assert.equal(greet('Ada'), 'Hello, Ada!'));\n",
@@ -81,6 +82,7 @@ const plan = {
   ],
   'US-002': [
     story('US-002', 'Say goodbye', {
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the file written is itself JavaScript with a template
       'src/farewell.mjs': 'export const farewell = (name) => `Goodbye, ${name}.`;\n',
       'test/farewell.test.mjs':
         "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { farewell } from '../src/farewell.mjs';\n\ntest('says goodbye', () => assert.equal(farewell('Ada'), 'Goodbye, Ada.'));\n",

@@ -23,6 +23,14 @@ describe('classifyErrorText', () => {
     ['API Error: 500 Internal server error', 'api'],
     ['Prompt is too long', 'api'],
     ['connect ECONNREFUSED 127.0.0.1:4000', 'api'],
+    ['You’ve hit your usage limit. Try again later.', 'rate-limit'],
+    ['exceeded retry limit, last status: 429 Too Many Requests', 'rate-limit'],
+    ['We’re currently experiencing high demand, which may cause temporary errors.', 'overloaded'],
+    ['[429 Too Many Requests] RESOURCE_EXHAUSTED', 'rate-limit'],
+    ['[API Error: Resource has been exhausted (e.g. check quota).]', 'rate-limit'],
+    ['Quota exceeded for quota metric generate_content_requests', 'rate-limit'],
+    ['You exceeded your current quota, please check your plan', 'rate-limit'],
+    ['No capacity available for model gemini-2.5-pro', 'overloaded'],
     ['Something odd happened', 'other'],
   ])('%s -> %s', (text, kind) => {
     expect(classifyErrorText(text)).toBe(kind);
@@ -54,6 +62,17 @@ describe('reset times', () => {
     expect(resetsAtFromText('Limit reached · resets at 3:30am · /upgrade')).toBe('3:30am');
     expect(resetsAtFromText('resets Nov 23, 5pm.')).toBe('Nov 23, 5pm');
     expect(resetsAtFromText('no reset here')).toBeUndefined();
+  });
+
+  it('reads Codex-style "try again at/in" times', () => {
+    expect(resetsAtFromText("You've hit your usage limit. Upgrade to Pro or try again at 5:00 PM.")).toBe(
+      '5:00 PM',
+    );
+    expect(resetsAtFromText('You’ve hit your usage limit. Try again in 2 days 3 hours 4 minutes.')).toBe(
+      'in 2 days 3 hours 4 minutes',
+    );
+    expect(resetsAtFromText('Quota exceeded. Please retry in 35.2s.')).toBe('in 35.2s');
+    expect(resetsAtFromText('You’ve hit your usage limit. Try again later.')).toBeUndefined();
   });
 
   it('converts epoch seconds and rejects nonsense', () => {

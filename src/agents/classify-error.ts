@@ -2,10 +2,11 @@
 import type { AgentErrorKind, ErrorEvent } from './agent-event.js';
 
 const PATTERNS: ReadonlyArray<readonly [AgentErrorKind, RegExp]> = [
-  ['overloaded', /overloaded|\b529\b/i],
+  // Codex words a 5xx as "high demand"; Gemini a 503 as "overloaded" or "no capacity".
+  ['overloaded', /overloaded|\b529\b|high demand|no capacity|at capacity/i],
   [
     'rate-limit',
-    /hit your (?:[\w-]+ )*limit|usage limit|rate[ _-]?limit|\b429\b|too many requests|limit reached|out of (?:extra )?usage/i,
+    /hit your (?:[\w-]+ )*limit|usage limit|rate[ _-]?limit|\b429\b|too many requests|limit reached|out of (?:extra )?usage|resource[ _]exhausted|resource has been exhausted|quota (?:exceeded|exhausted)|exceeded (?:your |the )?(?:current )?quota/i,
   ],
   // Billing problems sit with auth: both need the user to fix their account.
   [
@@ -31,10 +32,16 @@ export function kindFromHttpStatus(status: number): AgentErrorKind {
   return 'api';
 }
 
-/** `You've hit your limit · resets 5pm (Europe/Berlin)` -> `5pm (Europe/Berlin)`. */
+/**
+ * When a usage limit ends, in the agent's words: `… · resets 5pm (Europe/Berlin)`
+ * -> `5pm (Europe/Berlin)`; Codex's `… or try again at 5:00 PM.` -> `5:00 PM`,
+ * `try again in 2 days 3 hours.` -> `in 2 days 3 hours`.
+ */
 export function resetsAtFromText(text: string): string | undefined {
-  const match = /\bresets\s+(?:at\s+)?([^·\n]+)/i.exec(text);
-  const when = match?.[1]?.trim().replace(/\.$/, '');
+  const resets = /\bresets\s+(?:at\s+)?([^·\n]+)/i.exec(text)?.[1];
+  const retryAt = /\btry again at\s+([^\n]+?)\.?(?:$|\n|\.\s)/i.exec(text)?.[1];
+  const retryIn = /\b(?:try again|retry) (in\s+[^\n]+?)\.?(?:$|\n|\.\s)/i.exec(text)?.[1];
+  const when = (resets ?? retryAt ?? retryIn)?.trim().replace(/\.$/, '');
   return when ? when : undefined;
 }
 

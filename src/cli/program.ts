@@ -1,8 +1,14 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { cleanCommand } from './commands/clean.js';
 import { convertCommand } from './commands/convert.js';
+import { doctorCommand } from './commands/doctor.js';
+import { editCommand } from './commands/edit.js';
+import { addGoalOptions, type GoalOptions, goalCommand } from './commands/goal.js';
 import { initCommand } from './commands/init.js';
 import { listCommand } from './commands/list.js';
 import { logsCommand } from './commands/logs.js';
+import { mergeCommand } from './commands/merge.js';
+import { addPrdWriterOptions, newCommand, type PrdWriterOptions } from './commands/new.js';
 import { reportCommand } from './commands/report.js';
 import { runCommand } from './commands/run.js';
 import { addRunOptions, type RunOptions } from './commands/run-options.js';
@@ -83,6 +89,60 @@ export function buildProgram(): Command {
     .action(async (target: string | undefined, opts: { iteration?: number }) => {
       process.exitCode = await logsCommand(target, opts);
     });
+
+  program
+    .command('merge')
+    .argument('[name]', 'the PRD whose branch to merge (default: the only worktree, else the default PRD)')
+    .description('merge a PRD branch into the branch it came from, with a merge commit')
+    .action(async (name: string | undefined) => {
+      process.exitCode = await mergeCommand(name);
+    });
+
+  program
+    .command('clean')
+    .argument('[name]', 'the PRD whose worktree to remove')
+    .description("remove a PRD's worktree (and with --delete-branch its branch)")
+    .option('--delete-branch', 'also delete the branch (refused if unmerged, unless --force)')
+    .option('--force', 'discard uncommitted work in the worktree; delete an unmerged branch')
+    .action(async (name: string | undefined, opts: { deleteBranch?: boolean; force?: boolean }) => {
+      process.exitCode = await cleanCommand(name, opts);
+    });
+
+  addPrdWriterOptions(
+    program
+      .command('new')
+      .argument('[name]', 'PRD name (default: main)')
+      .argument('[context...]', 'what the feature is, to start the conversation')
+      .description('write a new PRD with the agent -> .ralph/prds/<name>/prd.md'),
+  ).action(async (name: string | undefined, context: string[], opts: PrdWriterOptions) => {
+    process.exitCode = await newCommand(name, context, opts);
+  });
+
+  addPrdWriterOptions(
+    program
+      .command('edit')
+      .argument('[name]', 'PRD name, or path to a prd.md')
+      .description('change a PRD with the agent; story ids and statuses are kept'),
+  ).action(async (name: string | undefined, opts: PrdWriterOptions) => {
+    process.exitCode = await editCommand(name, opts);
+  });
+
+  program
+    .command('doctor')
+    .description('which agent CLIs are installed and usable here, git, gh')
+    .option('--json', 'machine-readable output')
+    .action(async (opts: { json?: boolean }) => {
+      process.exitCode = await doctorCommand(opts);
+    });
+
+  addGoalOptions(
+    program
+      .command('goal')
+      .argument('[goal]', 'what to achieve, as text (or use --file)')
+      .description('goal mode: the agent plans steps, executes and reflects until the goal is complete'),
+  ).action(async (goal: string | undefined, opts: GoalOptions) => {
+    process.exitCode = await goalCommand(goal, opts);
+  });
 
   addRunOptions(
     program

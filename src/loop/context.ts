@@ -45,6 +45,8 @@ export interface LoopOptions {
   /** Aborted on the second Ctrl-C: kill the agent now. */
   killSignal: AbortSignal;
   emit: LoopEventSink;
+  /** Stash the user's uncommitted changes instead of refusing to start (`--allow-dirty`). */
+  allowDirty?: boolean;
   /** Steering while the loop runs (the TUI's `+`/`-`); read before every iteration. */
   steering?: LoopSteering;
   now?: () => Date;

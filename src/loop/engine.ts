@@ -5,13 +5,14 @@ import { ExitCode } from '../core/errors.js';
 import { remainingStories, selectNextStory } from '../core/select.js';
 import type { Prd } from '../core/types.js';
 import { ensureRalphGitignore } from '../state/gitignore.js';
-import { runFiles } from '../state/layout.js';
+import { iterationLogPath, runFiles } from '../state/layout.js';
 import { acquireLock } from '../state/lock.js';
 import { type RunState, readRunState } from '../state/run-state.js';
 import { markFailed, markStopped, newRunState } from '../state/run-state-update.js';
 import { runAttempt } from './attempt.js';
 import type { LoopOptions, RunContext } from './context.js';
 import type { LoopEvent, StopReason } from './events.js';
+import { createHookRunner } from './hooks.js';
 import { readTaskFile } from './read-task-file.js';
 import { recordPass } from './record-pass.js';
 import { recoverInterruptedAttempt, startSession } from './recovery.js';
@@ -50,7 +51,8 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
     const resumed = saved !== null && (saved.current !== null || saved.stop === undefined);
     state = await recoverInterruptedAttempt(ctx, state);
     state = startSession(state, now());
-    await prepareTree(ctx);
+    const stashed = await prepareTree(ctx, { allowDirty: ctx.allowDirty ?? false });
+    if (stashed) ctx.emit({ type: 'changes-stashed', ...stashed });
     await saveState(ctx, state);
     return await iterate(ctx, state, resumed);
   } finally {
@@ -77,11 +79,30 @@ async function iterate(ctx: RunContext, initial: RunState, resumed: boolean): Pr
     resumed,
   });
 
+  const hooks = createHookRunner({
+    hooks: ctx.config.hooks,
+    cwd: ctx.cwd,
+    runDir: ctx.files.dir,
+    agent: ctx.agent,
+    emit: ctx.emit,
+    timeoutMs: ctx.limits.timeoutMs,
+    idleTimeoutMs: ctx.limits.idleTimeoutMs,
+    now: ctx.now,
+  });
+  const afterIteration = (storyId: string) =>
+    hooks.afterIteration({
+      iteration: state.iteration,
+      runId: ctx.name,
+      transcript: iterationLogPath(ctx.files.dir, state.iteration),
+      storyId,
+      prd: ctx.source.path,
+    });
   let iterations = 0;
   let rateLimitStreak = 0;
   const agents = [ctx.agent, ...(ctx.fallbackAgents ?? [])];
   let agentIndex = 0;
   const finish = async (reason: StopReason, exitCode: ExitCode, message: string): Promise<LoopOutcome> => {
+    await hooks.drain(60_000, ctx.killSignal);
     state = markStopped(state, { reason, exitCode, now: ctx.now() });
     await saveState(ctx, state);
     const parked = Object.entries(state.stories).flatMap(([id, s]) =>
@@ -193,6 +214,7 @@ async function iterate(ctx: RunContext, initial: RunState, resumed: boolean): Pr
         costUsd: state.stories[story.id]?.costUsd ?? result.costUsd,
         durationMs: state.stories[story.id]?.durationMs ?? result.durationMs,
       });
+      await afterIteration(story.id);
       continue;
     }
 
@@ -224,6 +246,7 @@ async function iterate(ctx: RunContext, initial: RunState, resumed: boolean): Pr
     });
     if (park)
       ctx.emit({ type: 'story-parked', storyId: story.id, attempts: attempt, reason: verdict.reason });
+    await afterIteration(story.id);
   }
 }
 

@@ -1,11 +1,18 @@
 import type { AgentEvent } from '../agents/agent-event.js';
 import type { FailureKind } from '../core/verdict.js';
+import type { HookEvent } from './hooks-types.js';
+import type { OnCompleteEvent } from './on-complete.js';
+import type { WorkspaceEvent } from './workspace.js';
 
 /**
  * Everything the engine does, as one typed stream. The plain reporter, the
  * `--json` output, the TUI and `.ralph/runs/<name>/events.jsonl` all consume it.
  */
 export type LoopEvent =
+  | HookEvent
+  | WorkspaceEvent
+  | OnCompleteEvent
+  | { type: 'changes-stashed'; sha: string; message: string; files: string[] }
   | {
       type: 'run-started';
       name: string;

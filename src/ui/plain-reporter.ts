@@ -1,5 +1,6 @@
 import type { AgentEvent } from '../agents/agent-event.js';
 import type { LoopEvent } from '../loop/events.js';
+import { describeHookEvent } from '../loop/hooks-text.js';
 
 export interface PlainReporterOptions {
   /** Also show the agent's own text and tool results (`-v`). */
@@ -70,8 +71,37 @@ export function describeEvent(event: LoopEvent, verbose: boolean): string | null
       return `  ${event.from} is rate limited (${firstLine(event.reason)}); switching to ${event.to}`;
     case 'max-iterations-changed':
       return `iteration limit now ${event.maxIterations}`;
+    case 'hook-started':
+    case 'hook-finished':
+      return describeHookEvent(event, verbose);
     case 'run-finished':
       return `${event.message} — ${event.passed}/${event.total} passed, ${event.iterations} iteration${event.iterations === 1 ? '' : 's'}, ${money(event.costUsd)}${event.parked.length ? `, parked: ${event.parked.join(', ')}` : ''} (exit ${event.exitCode})`;
+    case 'worktree-created':
+      return `worktree ${event.path} on ${event.branch}${event.newBranch ? ` (new branch from ${event.base ?? 'HEAD'})` : ''}`;
+    case 'worktree-reused':
+      return `worktree ${event.path} on ${event.branch}`;
+    case 'branch-switched':
+      return `${event.created ? 'created and switched to' : 'switched to'} ${event.branch}`;
+    case 'task-file-copied':
+      return `  committed the task file in the worktree (${event.commit.slice(0, 7)})`;
+    case 'setup-started':
+      return `worktree setup: ${event.command}`;
+    case 'setup-finished':
+      return event.exitCode === 0
+        ? `  setup done in ${seconds(event.durationMs)}`
+        : `  setup failed (exit ${event.exitCode}) after ${seconds(event.durationMs)}`;
+    case 'archived':
+      return `archived the previous run (${event.previousBranch}) to ${event.dir}`;
+    case 'changes-stashed':
+      return `your uncommitted changes (${event.files.length} file${event.files.length === 1 ? '' : 's'}) were stashed so failed attempts can be rolled back safely; get them back with \`git stash pop\` (or \`git stash apply ${event.sha.slice(0, 7)}\`)`;
+    case 'branch-pushed':
+      return `pushed ${event.branch} to ${event.remote}`;
+    case 'push-failed':
+      return `could not push ${event.branch} to ${event.remote}: ${firstLine(event.message)}`;
+    case 'pr-created':
+      return `pull request ${event.existing ? '(already open) ' : ''}${event.url}`;
+    case 'pr-failed':
+      return `no pull request: ${event.message}`;
   }
 }
 

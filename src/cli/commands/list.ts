@@ -1,7 +1,11 @@
+import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { ExitCode } from '../../core/errors.js';
+import { isGitRepo } from '../../git/index.js';
+import { listRalphWorktrees, type RalphWorktree } from '../../git/ralph-worktrees.js';
 import { readPrd } from '../../sources/load-task-source.js';
+import { isValidPrdName, runPaths, worktreesDir } from '../../state/layout.js';
 import { findProjectRoot } from '../../state/project-root.js';
 import { resolveTarget } from '../../state/resolve-target.js';
 import { liveTaskPath } from '../task-context.js';
@@ -12,29 +16,62 @@ interface ListedPrd {
   done: number;
   total: number;
   errors: number;
+  /** The PRD's worktree, when it has one. */
+  worktree: { path: string; branch: string | null } | null;
+}
+
+interface Orphan {
+  name: string;
+  path: string;
+  branch: string | null;
+  reason: string;
 }
 
 export async function listCommand(opts: { json?: boolean }): Promise<number> {
   const root = await findProjectRoot(process.cwd());
   const names = await prdNames(root);
+  const worktrees = (await isGitRepo(root)) ? await listRalphWorktrees(root, worktreesDir(root)) : [];
   const rows: ListedPrd[] = [];
-  for (const name of names) rows.push(await describe(root, name));
+  for (const name of names) rows.push(await describe(root, name, worktrees));
+  const orphans = worktrees.flatMap((w) => orphanOf(root, w, names));
 
   if (opts.json) {
+    // Orphans are listed in the text output only, so the JSON stays one row per PRD.
     console.log(JSON.stringify(rows, null, 2));
     return ExitCode.Success;
   }
   if (rows.length === 0) {
     console.log('no PRDs in .ralph/prds (create one with `ralph new`, or see `ralph init`)');
-    return ExitCode.Success;
+  } else {
+    const width = Math.max(...rows.map((r) => r.name.length));
+    for (const r of rows) {
+      const progress =
+        r.errors > 0 ? `invalid (${r.errors} error${r.errors === 1 ? '' : 's'})` : `${r.done}/${r.total}`;
+      const where = r.worktree ? `  [worktree on ${r.worktree.branch ?? 'a detached HEAD'}]` : '';
+      console.log(`${r.name.padEnd(width)}  ${progress.padEnd(7)}  ${r.title ?? ''}${where}`);
+    }
   }
-  const width = Math.max(...rows.map((r) => r.name.length));
-  for (const r of rows) {
-    const progress =
-      r.errors > 0 ? `invalid (${r.errors} error${r.errors === 1 ? '' : 's'})` : `${r.done}/${r.total}`;
-    console.log(`${r.name.padEnd(width)}  ${progress.padEnd(7)}  ${r.title ?? ''}`);
+  if (orphans.length > 0) {
+    console.log('');
+    console.log('orphaned worktrees (remove with `ralph clean <name>`):');
+    for (const o of orphans) {
+      console.log(`  ${o.name}  ${relative(root, o.path) || o.path}  ${o.branch ?? '-'}  (${o.reason})`);
+    }
   }
   return ExitCode.Success;
+}
+
+/**
+ * A worktree nobody will run again: its folder is gone, git does not know
+ * it, or no PRD and no run of that name exists.
+ */
+function orphanOf(root: string, w: RalphWorktree, names: readonly string[]): Orphan[] {
+  const orphan = (reason: string): Orphan[] => [{ name: w.name, path: w.path, branch: w.branch, reason }];
+  if (!w.present) return orphan('folder missing; `git worktree prune` forgets it');
+  if (!w.registered) return orphan('not a registered git worktree');
+  const known =
+    names.includes(w.name) || (isValidPrdName(w.name) && existsSync(runPaths(root, w.name).state));
+  return known ? [] : orphan('no PRD of that name');
 }
 
 async function prdNames(root: string): Promise<string[]> {
@@ -49,11 +86,13 @@ async function prdNames(root: string): Promise<string[]> {
   }
 }
 
-async function describe(root: string, name: string): Promise<ListedPrd> {
+async function describe(root: string, name: string, worktrees: readonly RalphWorktree[]): Promise<ListedPrd> {
+  const w = worktrees.find((x) => x.name === name && x.registered && x.present);
+  const worktree = w ? { path: w.path, branch: w.branch } : null;
   try {
     const target = await resolveTarget(root, name);
     const result = await readPrd(liveTaskPath(root, target));
-    if (!result.ok) return { name, title: null, done: 0, total: 0, errors: result.issues.length };
+    if (!result.ok) return { name, title: null, done: 0, total: 0, errors: result.issues.length, worktree };
     const stories = result.prd.stories;
     return {
       name,
@@ -61,9 +100,10 @@ async function describe(root: string, name: string): Promise<ListedPrd> {
       done: stories.filter((s) => s.status === 'done').length,
       total: stories.length,
       errors: 0,
+      worktree,
     };
   } catch {
     // A PRD folder without a task file: listed, so the user sees it.
-    return { name, title: null, done: 0, total: 0, errors: 1 };
+    return { name, title: null, done: 0, total: 0, errors: 1, worktree };
   }
 }

@@ -16,6 +16,10 @@ export interface RunOptions {
   headless?: boolean;
   json?: boolean;
   worktree?: boolean;
+  branch?: string;
+  allowDirty?: boolean;
+  push?: boolean;
+  pr?: boolean;
   verbose?: boolean;
   log?: string;
 }
@@ -48,7 +52,18 @@ export function addRunOptions(command: Command): Command {
     .option('-d, --dry-run', 'print the prompt for the next story; run nothing')
     .option('--headless', 'plain line output even on a TTY')
     .option('--json', 'NDJSON events on stdout (implies --headless)')
+    .option(
+      '--worktree',
+      "run in the PRD's worktree .ralph/worktrees/<name> (the default unless worktree.enabled: false)",
+    )
     .option('--no-worktree', 'run in the current checkout')
+    .option('--branch <name>', 'branch to work on (default: the PRD branchName, else ralph/<name>)')
+    .option('--allow-dirty', 'stash uncommitted changes instead of refusing to start')
+    .option('--push', 'push the branch when every story has passed (config onComplete.push)')
+    .option(
+      '--pr',
+      'push and open a pull request with gh when every story has passed (config onComplete.createPR)',
+    )
     .option('-v, --verbose', "show the agent's own text and tool output")
     .option(
       '-l, --log <file>',

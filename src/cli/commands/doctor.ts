@@ -1,0 +1,139 @@
+/**
+ * `ralph doctor`: which agent CLIs are installed and can run headless here,
+ * and whether git and gh are present. Exits 1 when the configured agent
+ * (RALPH_AGENT, else config `agent.provider`) cannot run, or git is missing.
+ */
+import { readVersion, resolveBinary } from '../../agents/binary.js';
+import { getAdapter } from '../../agents/registry.js';
+import { ExitCode } from '../../core/errors.js';
+import { hasErrors } from '../../core/validation-issue.js';
+import { type Config, loadConfig } from '../../state/config.js';
+import { PROVIDERS, type Provider, ProviderSchema } from '../../state/config-schema.js';
+import { findProjectRoot } from '../../state/project-root.js';
+
+export interface DoctorOptions {
+  json?: boolean;
+}
+
+export interface AgentCheck {
+  provider: Provider;
+  name: string;
+  configured: boolean;
+  /** What was looked for: a configured path, or the default binary name. */
+  binary: string;
+  path: string | null;
+  version: string | null;
+  usable: boolean;
+  /** Why it cannot run here, and how to fix it. */
+  problem: string | null;
+}
+
+export interface ToolCheck {
+  name: string;
+  path: string | null;
+  version: string | null;
+}
+
+export interface DoctorReport {
+  ok: boolean;
+  configured: Provider;
+  agents: AgentCheck[];
+  git: ToolCheck;
+  gh: ToolCheck;
+  notes: string[];
+}
+
+const isRoot = (): boolean => process.getuid?.() === 0;
+
+async function checkAgent(provider: Provider, config: Config, configured: Provider): Promise<AgentCheck> {
+  const adapter = getAdapter(provider);
+  const isConfigured = provider === configured;
+  const binary = isConfigured
+    ? (process.env.RALPH_AGENT_PATH ?? config.agent.path ?? adapter?.defaultBinary ?? provider)
+    : (adapter?.defaultBinary ?? provider);
+  const base = { provider, name: adapter?.displayName ?? provider, configured: isConfigured, binary };
+  if (adapter === undefined) {
+    return { ...base, path: null, version: null, usable: false, problem: 'ralph has no adapter for it yet' };
+  }
+  const env: NodeJS.ProcessEnv = { ...process.env, ...(config.agent.env[provider] ?? {}) };
+  const path = (await resolveBinary(binary, env)) ?? null;
+  // On a missing binary the preflight answers at once, with how to install it.
+  const preflight = await adapter.preflight({ binaryPath: path ?? binary, env, isRoot: isRoot() });
+  if (path === null) {
+    const problem = preflight.ok ? 'not installed' : preflight.reason;
+    return { ...base, path, version: null, usable: false, problem };
+  }
+  if (preflight.ok) return { ...base, path, version: preflight.version ?? null, usable: true, problem: null };
+  const version = await readVersion(path, env);
+  return {
+    ...base,
+    path,
+    version: version.ok ? version.version : null,
+    usable: false,
+    problem: preflight.reason,
+  };
+}
+
+async function checkTool(name: string): Promise<ToolCheck> {
+  const path = (await resolveBinary(name, process.env)) ?? null;
+  if (path === null) return { name, path, version: null };
+  const version = await readVersion(path, process.env);
+  return { name, path, version: version.ok ? version.version : null };
+}
+
+export async function gatherDoctorReport(cwd: string): Promise<DoctorReport> {
+  const notes: string[] = [];
+  const loaded = await loadConfig(await findProjectRoot(cwd));
+  if (hasErrors(loaded.issues))
+    notes.push(`${loaded.file} has errors (run \`ralph validate\`); using the defaults`);
+  const { config } = loaded;
+  const fromEnv = process.env.RALPH_AGENT;
+  const parsed = ProviderSchema.safeParse(fromEnv);
+  if (fromEnv !== undefined && !parsed.success)
+    notes.push(`RALPH_AGENT=${fromEnv} is not an agent ralph knows`);
+  const configured = parsed.success ? parsed.data : config.agent.provider;
+  const [agents, git, gh] = await Promise.all([
+    Promise.all(PROVIDERS.map((p) => checkAgent(p, config, configured))),
+    checkTool('git'),
+    checkTool('gh'),
+  ]);
+  if (gh.path === null) notes.push('gh is only needed to open pull requests (onComplete.createPR)');
+  const agentOk = agents.some((a) => a.configured && a.usable);
+  return { ok: agentOk && git.path !== null, configured, agents, git, gh, notes };
+}
+
+export function formatDoctorReport(report: DoctorReport): string[] {
+  const width = Math.max(...report.agents.map((a) => a.provider.length));
+  const lines = ['agents:'];
+  for (const a of report.agents) {
+    const mark = a.usable ? '✓' : a.path === null ? '·' : '✗';
+    const what =
+      a.path === null
+        ? `${a.name}: not found (${a.binary})`
+        : `${a.name} ${a.version ?? '(version unknown)'}  ${a.path}`;
+    lines.push(`  ${mark} ${a.provider.padEnd(width)}  ${what}${a.configured ? '  [configured]' : ''}`);
+    if (a.path !== null && a.problem !== null) lines.push(`      ${a.problem}`);
+  }
+  lines.push('tools:');
+  for (const t of [report.git, report.gh]) {
+    lines.push(
+      t.path === null ? `  · ${t.name}: not found` : `  ✓ ${t.name} ${t.version ?? ''}  ${t.path}`.trimEnd(),
+    );
+  }
+  for (const note of report.notes) lines.push(`note: ${note}`);
+  const configured = report.agents.find((a) => a.configured);
+  if (report.git.path === null) lines.push('git is required: install it and run `ralph doctor` again');
+  if (configured && !configured.usable) {
+    lines.push(
+      `the configured agent (${configured.provider}) cannot run here: ${configured.problem ?? 'unknown problem'}`,
+    );
+  }
+  return lines;
+}
+
+export async function doctorCommand(opts: DoctorOptions): Promise<number> {
+  const report = await gatherDoctorReport(process.cwd());
+  if (opts.json) console.log(JSON.stringify(report, null, 2));
+  else for (const line of formatDoctorReport(report)) console.log(line);
+  return report.ok ? ExitCode.Success : ExitCode.WorkLeft;
+}

@@ -1,0 +1,29 @@
+import { relative } from 'node:path';
+import { UsageError } from '../../core/errors.js';
+import { editPrd } from '../../prd-writer/edit-prd.js';
+import { displayPath } from '../../prd-writer/writer-run.js';
+import { findProjectRoot } from '../../state/project-root.js';
+import { resolveTarget } from '../../state/resolve-target.js';
+import { liveTaskPath } from '../task-context.js';
+import { type PrdWriterOptions, report, requestText, withWriter } from './new.js';
+
+/** `ralph edit [name]`: the agent changes a prd.md; ralph keeps its story ids and statuses. */
+export async function editCommand(name: string | undefined, opts: PrdWriterOptions): Promise<number> {
+  const cwd = process.cwd();
+  const root = await findProjectRoot(cwd);
+  const target = await resolveTarget(root, name);
+  if (target.format !== 'prd-md') {
+    const shown = relative(cwd, target.taskPath) || target.taskPath;
+    throw new UsageError(`ralph edit works on prd.md files; ${shown} is a ${target.format}`, [
+      target.format === 'prd-json'
+        ? `convert it first: ralph convert ${shown} --to md -o <dir>/prd.md (and remove the prd.json)`
+        : 'edit the spec files directly',
+    ]);
+  }
+  const file = liveTaskPath(root, target);
+  const request = await requestText([], opts.from);
+  const { outcome, interrupted } = await withWriter(root, request, opts, displayPath(root, file), (run) =>
+    editPrd({ name: target.name, file, runDir: target.runDir }, run),
+  );
+  return report(outcome, target.name, true, interrupted);
+}

@@ -1,0 +1,110 @@
+import { join } from 'node:path';
+import { ExitCode } from '../core/errors.js';
+import type { LoopSteering } from '../loop/context.js';
+import { runLoop } from '../loop/engine.js';
+import type { LoopEvent } from '../loop/events.js';
+import { completedStories, onComplete } from '../loop/on-complete.js';
+import { startWorkspace, workspaceMode } from '../loop/workspace.js';
+import { openTaskSource } from '../sources/load-task-source.js';
+import type { Config } from '../state/config.js';
+import { readRunState } from '../state/run-state.js';
+import { setUpAgent } from './agent-setup.js';
+import type { RunOptions } from './commands/run-options.js';
+import { setUpFallbackAgents } from './fallback-agents.js';
+import type { TaskContext } from './task-context.js';
+
+export interface RunHandles {
+  promptTemplate: string;
+  emit: (event: LoopEvent) => void;
+  /** Finish the iteration, then stop. */
+  stop: AbortSignal;
+  /** Kill the agent now. */
+  kill: AbortSignal;
+  steering?: LoopSteering;
+  warn?: (message: string) => void;
+}
+
+/**
+ * One `ralph run` of a PRD, whoever watches it: agent set-up, workspace
+ * (worktree, branch or in place), the loop, then push and pull request.
+ */
+export async function executeRun(
+  ctx: TaskContext,
+  config: Config,
+  opts: RunOptions,
+  run: RunHandles,
+): Promise<number> {
+  const agent = await setUpAgent(config, opts);
+  const fallbackAgents = await setUpFallbackAgents(
+    config,
+    agent,
+    run.warn ?? ((message) => process.stderr.write(`ralph: ${message}\n`)),
+  );
+  const limits = config.limits;
+
+  const workspace = await startWorkspace({
+    root: ctx.root,
+    name: ctx.target.name,
+    prd: ctx.prd,
+    taskPath: ctx.target.taskPath,
+    progressPath: ctx.target.progressPath,
+    runDir: ctx.target.runDir,
+    ...(opts.branch ? { branch: opts.branch } : {}),
+    mode: workspaceMode(opts, config.worktree.enabled),
+    setup: config.worktree.setup,
+    emit: run.emit,
+  });
+  const source = openTaskSource(workspace.taskPath);
+  const outcome = await runLoop({
+    cwd: workspace.cwd,
+    name: ctx.target.name,
+    source,
+    progressPath: workspace.progressPath,
+    runDir: ctx.target.runDir,
+    config,
+    agent,
+    fallbackAgents,
+    limits: {
+      ...((opts.maxIterations ?? limits.maxIterations)
+        ? { maxIterations: opts.maxIterations ?? limits.maxIterations ?? 0 }
+        : {}),
+      timeoutMs: (opts.timeout ?? limits.timeout) * 1000,
+      idleTimeoutMs: (opts.idleTimeout ?? limits.idleTimeout) * 1000,
+      maxRetries: opts.maxRetries ?? limits.maxRetries,
+      ...((opts.maxCost ?? limits.maxCost) ? { maxCostUsd: opts.maxCost ?? limits.maxCost ?? 0 } : {}),
+      rateLimitBackoffMs: rateLimitBackoffMs(),
+    },
+    ...(opts.story ? { onlyStoryId: opts.story } : {}),
+    ...(opts.resumeFrom ? { resumeFromId: opts.resumeFrom } : {}),
+    promptTemplate: run.promptTemplate,
+    stopSignal: run.stop,
+    killSignal: run.kill,
+    ...(run.steering ? { steering: run.steering } : {}),
+    emit: run.emit,
+    ...(opts.allowDirty ? { allowDirty: true } : {}),
+  });
+  const push = opts.push ?? config.onComplete.push;
+  const createPR = opts.pr ?? config.onComplete.createPR;
+  if (outcome.exitCode === ExitCode.Success && workspace.branch && (push || createPR)) {
+    const read = await source.read();
+    const state = await readRunState(join(ctx.target.runDir, 'state.json'));
+    await onComplete({
+      cwd: workspace.cwd,
+      branch: workspace.branch,
+      base: workspace.base,
+      name: ctx.target.name,
+      project: ctx.prd.project,
+      stories: read.ok ? completedStories(read.prd, state) : [],
+      push,
+      createPR,
+      emit: run.emit,
+    });
+  }
+  return outcome.exitCode;
+}
+
+/** The first wait after a rate limit; RALPH_RATE_LIMIT_BACKOFF_MS shortens it (tests, impatient users). */
+function rateLimitBackoffMs(): number {
+  const fromEnv = Number(process.env.RALPH_RATE_LIMIT_BACKOFF_MS);
+  return Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : 60_000;
+}

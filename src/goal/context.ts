@@ -1,0 +1,53 @@
+import type { ExitCode } from '../core/errors.js';
+import type { AgentSetup } from '../loop/context.js';
+import type { Config } from '../state/config.js';
+import type { GoalEventSink, GoalStopReason } from './events.js';
+import type { GoalSpec } from './goal-spec.js';
+import type { GoalRunFiles } from './progress-file.js';
+import type { ProgressStore } from './progress-store.js';
+
+export interface GoalLimits {
+  /** Iterations this session may run. */
+  maxIterations: number;
+  timeoutMs: number;
+  idleTimeoutMs: number;
+  /** Failed iterations in a row (no valid result, dirty tree, failing check) before the run stops. */
+  maxConsecutiveFailures: number;
+  maxCostUsd?: number;
+  /** First wait after a rate limit; doubles on each further one. */
+  rateLimitBackoffMs: number;
+  /** How long parallel hooks still running at the end are awaited before they are killed. */
+  hookDrainMs: number;
+}
+
+export interface GoalLoopOptions {
+  /** The git work tree the agent works in (the project root). */
+  cwd: string;
+  spec: GoalSpec;
+  /** `.ralph/runs/<name>/` */
+  runDir: string;
+  config: Config;
+  agent: AgentSetup;
+  limits: GoalLimits;
+  promptTemplate: string;
+  /** Aborted on the first Ctrl-C: finish the iteration, then stop. */
+  stopSignal: AbortSignal;
+  /** Aborted on the second Ctrl-C: kill the agent now. */
+  killSignal: AbortSignal;
+  emit: GoalEventSink;
+  now?: () => Date;
+}
+
+/** What every step of one goal run shares. */
+export interface GoalContext extends GoalLoopOptions {
+  files: GoalRunFiles;
+  now: () => Date;
+  store: ProgressStore;
+  /** The goal file relative to `cwd`, when it is inside the repository: a file the agent must not change. */
+  goalFileInRepo?: string;
+}
+
+export interface GoalOutcome {
+  exitCode: ExitCode;
+  reason: GoalStopReason;
+}

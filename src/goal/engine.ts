@@ -1,0 +1,227 @@
+import { appendFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { wouldExceedCost } from '../core/budget.js';
+import { ExitCode } from '../core/errors.js';
+import type { HumanNeeded } from '../core/goal-types.js';
+import { createHookRunner } from '../loop/hooks.js';
+import { rateLimitWait, sleep } from '../loop/waits.js';
+import { ensureRalphGitignore } from '../state/gitignore.js';
+import { acquireLock } from '../state/lock.js';
+import type { GoalContext, GoalLoopOptions, GoalOutcome } from './context.js';
+import type { GoalEvent, GoalEventSink, GoalStopReason } from './events.js';
+import { runGoalIteration } from './iteration.js';
+import { repoRelativeGoalFile, selectionFor } from './next-iteration.js';
+import { goalRunFiles, readGoalProgress } from './progress-file.js';
+import { ProgressStore } from './progress-store.js';
+import {
+  beginSession,
+  markStopped,
+  newGoalProgress,
+  undoIteration,
+  upsertHookTask,
+} from './progress-update.js';
+import {
+  type IterationInfo,
+  recordFailedIteration,
+  recordResult,
+  rollBack,
+  runHooks,
+} from './record-outcome.js';
+import { alreadyComplete, recoverInterruptedIteration, stepCounts } from './session.js';
+import { prepareGoalTree } from './tree.js';
+
+export type { GoalOutcome } from './context.js';
+
+/**
+ * Goal mode (Ralph Mode, seed 004): plan → execute → reflect, one fresh agent
+ * per iteration, until the agent reports the goal complete (and the tool
+ * accepts it), asks for a human, or a limit stops the run. Per-iteration
+ * hooks run after every iteration that reached an outcome.
+ */
+export async function runGoalLoop(options: GoalLoopOptions): Promise<GoalOutcome> {
+  const files = goalRunFiles(options.runDir);
+  const now = options.now ?? (() => new Date());
+  const emit = withEventLog(options.emit, files.events);
+  const { spec } = options;
+  await ensureRalphGitignore(options.cwd);
+  const lock = await acquireLock(files.lock, { command: `ralph goal ${spec.name}` });
+  try {
+    if (lock.tookOver?.previous) {
+      const { pid, host } = lock.tookOver.previous;
+      emit({ type: 'lock-taken-over', previousPid: pid, host });
+    }
+    const goalFileInRepo = repoRelativeGoalFile(options.cwd, spec.goalFile);
+    const saved = await readGoalProgress(files.progress);
+    if (saved?.status === 'goal-complete' && saved.current === null) {
+      return alreadyComplete(saved, emit, files.progress);
+    }
+    const fresh = saved ?? newGoalProgress(spec, now(), goalFileInRepo);
+    const progress = beginSession(fresh, spec, {
+      maxIterations: options.limits.maxIterations,
+      ...(goalFileInRepo !== undefined ? { goalFile: goalFileInRepo } : {}),
+    });
+    const store = new ProgressStore(files.progress, progress, now);
+    const ctx: GoalContext = {
+      ...options,
+      files,
+      now,
+      emit,
+      store,
+      ...(goalFileInRepo !== undefined ? { goalFileInRepo } : {}),
+    };
+    await recoverInterruptedIteration(ctx);
+    await prepareGoalTree(ctx);
+    await store.update((p) => p);
+    return await iterate(ctx, saved !== null);
+  } finally {
+    await lock.release();
+  }
+}
+
+async function iterate(ctx: GoalContext, resumed: boolean): Promise<GoalOutcome> {
+  const { store, limits } = ctx;
+  const hooks = createHookRunner({
+    hooks: ctx.spec.hooks,
+    cwd: ctx.cwd,
+    runDir: ctx.runDir,
+    agent: ctx.agent,
+    emit: ctx.emit,
+    onRecord: (record) => {
+      store.update((p) => upsertHookTask(p, record)).catch(() => undefined);
+    },
+    env: { ...process.env },
+    timeoutMs: limits.timeoutMs,
+    idleTimeoutMs: limits.idleTimeoutMs,
+    now: ctx.now,
+  });
+  const start = store.get();
+  ctx.emit({
+    type: 'goal-started',
+    name: ctx.spec.name,
+    goal: start.goal,
+    agent: ctx.agent.adapter.name,
+    cwd: ctx.cwd,
+    resumed,
+    iterationsBefore: start.stats.currentIteration,
+    maxIterations: start.stats.maxIterations,
+    minIterations: start.ralph.minIterations,
+    idleThreshold: start.ralph.idleThreshold,
+    steps: stepCounts(start),
+  });
+
+  let iterations = 0;
+  let rateLimitStreak = 0;
+  const finish = async (
+    reason: GoalStopReason,
+    exitCode: ExitCode,
+    message: string,
+    extra: { finalSummary?: string; humanNeeded?: HumanNeeded } = {},
+  ): Promise<GoalOutcome> => {
+    await hooks.drain(limits.hookDrainMs, ctx.killSignal);
+    await store.update((p) => markStopped(p, { reason, exitCode, now: ctx.now() }));
+    await store.flush();
+    const last = store.get();
+    ctx.emit({
+      type: 'goal-finished',
+      exitCode,
+      reason,
+      message,
+      iterations,
+      steps: stepCounts(last),
+      costUsd: last.stats.costUsd,
+      ...extra,
+      progressFile: ctx.files.progress,
+    });
+    return { exitCode, reason };
+  };
+
+  for (;;) {
+    if (ctx.stopSignal.aborted || ctx.killSignal.aborted) {
+      return finish('interrupted', ExitCode.Interrupted, 'stopped');
+    }
+    const progress = store.get();
+    if (iterations >= limits.maxIterations) {
+      return finish(
+        'max-iterations',
+        ExitCode.LimitReached,
+        `reached the limit of ${limits.maxIterations} iterations without completing the goal`,
+      );
+    }
+    const spend = { costUsd: progress.stats.costUsd, iterations: progress.iterations.length };
+    if (wouldExceedCost(spend, limits.maxCostUsd)) {
+      return finish(
+        'max-cost',
+        ExitCode.LimitReached,
+        `stopped before exceeding the $${limits.maxCostUsd} budget`,
+      );
+    }
+    const selection = selectionFor(progress);
+    const run = await runGoalIteration(ctx, selection);
+    const { outcome } = run;
+    if (outcome.kind === 'aborted' || outcome.kind === 'rate-limited') {
+      // Neither counts: the iteration is rolled back as if it never ran.
+      await rollBack(ctx, run);
+      await store.update(undoIteration);
+      if (outcome.kind === 'aborted') {
+        return finish(
+          'interrupted',
+          ExitCode.Interrupted,
+          'stopped; the interrupted iteration was rolled back',
+        );
+      }
+      const waitMs = rateLimitWait(limits.rateLimitBackoffMs, rateLimitStreak++, outcome.resetsAt, ctx.now());
+      ctx.emit({
+        type: 'goal-rate-limited',
+        iteration: run.iteration,
+        waitMs,
+        message: outcome.message,
+        ...(outcome.resetsAt ? { resetsAt: outcome.resetsAt } : {}),
+      });
+      await sleep(waitMs, ctx.stopSignal, ctx.killSignal);
+      continue;
+    }
+    rateLimitStreak = 0;
+    iterations++;
+    const info: IterationInfo = {
+      iteration: run.iteration,
+      mode: selection.mode,
+      ...(selection.mode === 'executing' ? { stepId: selection.step.id } : {}),
+      now: ctx.now(),
+    };
+
+    if (outcome.kind === 'failed') {
+      const consecutive = await recordFailedIteration(ctx, run, info, outcome);
+      await runHooks(hooks, ctx, run, info);
+      if (consecutive >= limits.maxConsecutiveFailures) {
+        return finish(
+          'failures',
+          ExitCode.WorkLeft,
+          `stopped with work left: ${consecutive} iterations in a row failed (last: ${outcome.reason})`,
+        );
+      }
+      continue;
+    }
+
+    const decision = await recordResult(ctx, run, info, outcome);
+    await runHooks(hooks, ctx, run, info);
+    if (decision.kind === 'complete') {
+      return finish('goal-complete', ExitCode.Success, `goal complete in iteration ${run.iteration}`, {
+        finalSummary: decision.summary,
+      });
+    }
+    if (decision.kind === 'needs-human') {
+      return finish('needs-human', ExitCode.WorkLeft, `stopped: iteration ${run.iteration} needs a human`, {
+        humanNeeded: decision.humanNeeded,
+      });
+    }
+  }
+}
+
+/** Every event also goes to `.ralph/runs/<name>/events.jsonl`, written synchronously so order is kept. */
+function withEventLog(emit: GoalEventSink, file: string): GoalEventSink {
+  mkdirSync(path.dirname(file), { recursive: true });
+  return (event: GoalEvent) => {
+    appendFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), ...event })}\n`);
+    emit(event);
+  };
+}

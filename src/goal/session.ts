@@ -1,0 +1,42 @@
+import path from 'node:path';
+import { ExitCode } from '../core/errors.js';
+import { killProcessGroup } from '../loop/kill-group.js';
+import type { GoalContext, GoalOutcome } from './context.js';
+import type { GoalEventSink } from './events.js';
+import type { GoalProgress } from './progress-schema.js';
+import { undoIteration } from './progress-update.js';
+import { rollBackIteration } from './tree.js';
+
+/**
+ * A run killed mid-iteration left `current` set. Its agent may still be
+ * running in its own process group: stop it, roll the iteration back, and
+ * let it run again as if it never started.
+ */
+export async function recoverInterruptedIteration(ctx: GoalContext): Promise<void> {
+  const current = ctx.store.get().current;
+  if (current === null) return;
+  if (current.agentPid !== undefined) await killProcessGroup(current.agentPid);
+  await rollBackIteration(ctx, current.iteration, current.headBefore);
+  await ctx.store.update(undoIteration);
+  ctx.emit({ type: 'goal-recovered', iteration: current.iteration, to: current.headBefore });
+}
+
+export function alreadyComplete(progress: GoalProgress, emit: GoalEventSink, file: string): GoalOutcome {
+  emit({
+    type: 'goal-finished',
+    exitCode: ExitCode.Success,
+    reason: 'goal-complete',
+    message: `the goal was already completed in iteration ${progress.ralphExit.iteration ?? '?'}; move ${path.dirname(file)} away to run it again`,
+    iterations: 0,
+    steps: stepCounts(progress),
+    costUsd: progress.stats.costUsd,
+    ...(progress.ralphExit.finalSummary ? { finalSummary: progress.ralphExit.finalSummary } : {}),
+    progressFile: file,
+  });
+  return { exitCode: ExitCode.Success, reason: 'goal-complete' };
+}
+
+export const stepCounts = (p: GoalProgress) => ({
+  total: p.dynamicSteps.length,
+  completed: p.dynamicSteps.filter((s) => s.status === 'completed').length,
+});

@@ -1,0 +1,113 @@
+import { ExitCode, RalphError } from '../core/errors.js';
+import {
+  cleanUntracked,
+  commitPaths,
+  headSha,
+  resetHardTo,
+  runGit,
+  stashToRescueRef,
+  statusPorcelain,
+} from '../git/index.js';
+import type { GoalContext } from './context.js';
+
+type TreeContext = Pick<GoalContext, 'cwd' | 'goalFileInRepo'>;
+
+/** The tracked paths the tool owns in goal mode: `.ralph/` and the goal file. */
+function toolPaths(ctx: TreeContext): string[] {
+  return ['.ralph', ...(ctx.goalFileInRepo !== undefined ? [ctx.goalFileInRepo] : [])];
+}
+
+export function isToolPath(ctx: TreeContext, path: string): boolean {
+  return path === '.ralph' || path.startsWith('.ralph/') || path === ctx.goalFileInRepo;
+}
+
+/** The agent's uncommitted changes, the tool's own files aside. */
+export async function dirtyPaths(ctx: TreeContext): Promise<string[]> {
+  return (await statusPorcelain(ctx.cwd)).map((e) => e.path).filter((p) => !isToolPath(ctx, p));
+}
+
+/**
+ * Failed iterations are rolled back with `git reset --hard`, so a goal run
+ * never starts over someone's uncommitted work. A new or edited goal file
+ * (and ralph's own tracked files) are committed for the user instead.
+ */
+export async function prepareGoalTree(ctx: TreeContext): Promise<void> {
+  if ((await headSha(ctx.cwd)) === null) {
+    throw new RalphError(
+      'the repository has no commits yet; make an initial commit first',
+      'no-commits',
+      ExitCode.Usage,
+    );
+  }
+  const dirty = await statusPorcelain(ctx.cwd);
+  const foreign = dirty.filter((e) => !isToolPath(ctx, e.path));
+  if (foreign.length > 0) {
+    throw new RalphError(
+      'the working tree has uncommitted changes; commit or stash them first (failed iterations are rolled back with git reset)',
+      'dirty-tree',
+      ExitCode.Usage,
+      foreign.slice(0, 20).map((e) => `${e.code} ${e.path}`),
+    );
+  }
+  if (dirty.length > 0) {
+    await commitPaths(
+      ctx.cwd,
+      dirty.map((e) => e.path),
+      'chore(ralph): track the goal files',
+    );
+  }
+}
+
+/**
+ * The tool's record wins (design principle 1): whatever the agent did to the
+ * goal file or to ralph's tracked files, committed or not, is undone and the
+ * restored content committed. Returns the paths that were restored.
+ */
+export async function restoreToolFiles(ctx: TreeContext, headBefore: string): Promise<string[]> {
+  const restored: string[] = [];
+  for (const path of toolPaths(ctx)) {
+    const existed = await runGit(['cat-file', '-e', `${headBefore}:${path}`], {
+      cwd: ctx.cwd,
+      allowFailure: true,
+    });
+    if (existed.exitCode !== 0) continue;
+    const diff = await runGit(['diff', '--quiet', headBefore, '--', path], {
+      cwd: ctx.cwd,
+      allowFailure: true,
+    });
+    if (diff.exitCode === 0) continue;
+    await runGit(['restore', `--source=${headBefore}`, '--staged', '--worktree', '--', path], {
+      cwd: ctx.cwd,
+    });
+    restored.push(path);
+  }
+  if (restored.length > 0) {
+    await commitPaths(ctx.cwd, restored, 'chore(ralph): restore the goal files the agent changed');
+  }
+  return restored;
+}
+
+/**
+ * Every iteration starts clean: a failed one's commits and edits are
+ * removed, after being kept under a rescue ref when the config says
+ * `onFailure: keep`. Returns the rescue ref, if one was made.
+ */
+export async function rollBackIteration(
+  ctx: Pick<GoalContext, 'cwd' | 'config' | 'now' | 'spec'>,
+  iteration: number,
+  headBefore: string,
+): Promise<string | undefined> {
+  let rescueRef: string | undefined;
+  if (ctx.config.onFailure === 'keep') {
+    const stamp = ctx.now().toISOString().replace(/[:.]/g, '-');
+    const rescue = await stashToRescueRef(
+      ctx.cwd,
+      `${ctx.spec.name}/iteration-${iteration}-${stamp}`,
+      `ralph: failed goal iteration ${iteration}`,
+    );
+    rescueRef = rescue.ref;
+  }
+  await resetHardTo(ctx.cwd, headBefore);
+  await cleanUntracked(ctx.cwd);
+  return rescueRef;
+}

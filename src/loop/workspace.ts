@@ -1,0 +1,319 @@
+import { existsSync } from 'node:fs';
+import { cp, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { execa } from 'execa';
+import { ExitCode, RalphError, UsageError } from '../core/errors.js';
+import type { Prd } from '../core/types.js';
+import {
+  branchExists,
+  defaultBranch,
+  ralphBranch,
+  recordRalphBranch,
+  startPointOf,
+  switchBranch,
+} from '../git/branches.js';
+import { fileAtRevision } from '../git/file-at-revision.js';
+import { commitPaths, currentBranch, headSha, validateBranchName } from '../git/index.js';
+import { addWorktree, findWorktree, listWorktrees, pruneWorktrees, worktreeGitDir } from '../git/worktree.js';
+import { archiveIfBranchChanged } from '../state/archive.js';
+import { ensureRalphGitignore } from '../state/gitignore.js';
+import { worktreeDir } from '../state/layout.js';
+
+export type WorkspaceMode = 'worktree' | 'branch' | 'in-place';
+
+export type WorkspaceEvent =
+  | { type: 'worktree-created'; path: string; branch: string; base: string | null; newBranch: boolean }
+  | { type: 'worktree-reused'; path: string; branch: string }
+  | { type: 'branch-switched'; branch: string; created: boolean; base: string | null }
+  | { type: 'task-file-copied'; paths: string[]; commit: string }
+  | { type: 'setup-started'; command: string; cwd: string }
+  | { type: 'setup-finished'; command: string; exitCode: number; durationMs: number; outputTail: string }
+  | { type: 'archived'; previousBranch: string; dir: string; files: string[] };
+
+export interface WorkspaceOptions {
+  /** The main checkout (project root). */
+  root: string;
+  name: string;
+  prd: Pick<Prd, 'branchName'>;
+  /** The task file (or spec directory) and progress file as resolved in the main checkout. */
+  taskPath: string;
+  progressPath: string;
+  /** `--branch`: wins over the PRD's `branchName` and the default `ralph/<name>`. */
+  branch?: string;
+  mode: WorkspaceMode;
+  /** `worktree.setup` from the config: a shell command run once in a new worktree. */
+  setup?: string | null;
+  emit?: (event: WorkspaceEvent) => void;
+}
+
+export interface Workspace {
+  mode: WorkspaceMode;
+  /** Where the loop runs. */
+  cwd: string;
+  /** The branch the loop commits to (null: in place on a detached HEAD). */
+  branch: string | null;
+  /** The branch it came from, which `ralph merge` merges back into. */
+  base: string | null;
+  /** A worktree or branch was made by this call. */
+  created: boolean;
+  setupOutput?: string;
+  /** The live task file and progress file: inside the worktree when there is one. */
+  taskPath: string;
+  progressPath: string;
+}
+
+/** `--no-worktree` / `--worktree` win over the config's `worktree.enabled`; `--branch` in place means branch mode. */
+export function workspaceMode(
+  flags: { worktree?: boolean; branch?: string },
+  worktreeEnabled: boolean,
+): WorkspaceMode {
+  if (flags.worktree ?? worktreeEnabled) return 'worktree';
+  return flags.branch ? 'branch' : 'in-place';
+}
+
+/**
+ * What `ralph run` does before the loop: archive the previous feature when
+ * the branch changed (`archiveIfBranchChanged`; in place only a PRD
+ * `branchName` counts, as in snarktank's ralph.sh), then `prepareWorkspace`.
+ */
+export async function startWorkspace(options: WorkspaceOptions & { runDir: string }): Promise<Workspace> {
+  const { root } = options;
+  const branch =
+    options.mode === 'in-place' ? (options.prd.branchName ?? null) : await resolveWorkBranch(root, options);
+  const archived = await archiveIfBranchChanged({
+    root,
+    name: options.name,
+    branch,
+    taskPath: options.taskPath,
+    progressPath: options.progressPath,
+    runDir: options.runDir,
+    readPrevious: (rev, file) => fileAtRevision(root, rev, file),
+  });
+  if (archived) options.emit?.({ type: 'archived', ...archived });
+  return prepareWorkspace(options);
+}
+
+/** `--branch`, else the PRD's `branchName`, else `ralph/<name>`; refused unless git accepts it. */
+export async function resolveWorkBranch(
+  cwd: string,
+  options: Pick<WorkspaceOptions, 'name' | 'prd' | 'branch'>,
+): Promise<string> {
+  const branch = options.branch ?? options.prd.branchName ?? `ralph/${options.name}`;
+  const check = await validateBranchName(branch, cwd);
+  if (!check.ok) throw new UsageError(`cannot work on branch ${JSON.stringify(branch)}: ${check.reason}`);
+  return branch;
+}
+
+/**
+ * Gets the place the loop runs ready. `worktree`: `.ralph/worktrees/<name>/`
+ * on its branch, created from the default branch on first use, reused after.
+ * `branch`: the branch checked out in place (created from HEAD). `in-place`:
+ * nothing changes.
+ *
+ * The task file must be in the worktree. On a new branch the main checkout's
+ * copy wins (it is what the user just wrote, committed on the base branch or
+ * not): if the worktree's copy differs or is missing, the task file and
+ * progress file are copied in and committed as `chore(ralph): add <name> task
+ * file`. On a branch that already existed, the worktree's copy is the live
+ * record and only a missing file is copied. A task file outside the project
+ * is used where it is.
+ */
+export async function prepareWorkspace(options: WorkspaceOptions): Promise<Workspace> {
+  const { root, mode } = options;
+  if (mode === 'in-place') {
+    return {
+      ...paths(options, root),
+      mode,
+      cwd: root,
+      branch: await currentBranch(root),
+      base: null,
+      created: false,
+    };
+  }
+  if ((await headSha(root)) === null) {
+    throw new RalphError(
+      'the repository has no commits yet; make an initial commit first',
+      'no-commits',
+      ExitCode.Usage,
+    );
+  }
+  const branch = await resolveWorkBranch(root, options);
+  if (mode === 'branch') return inBranch(options, branch);
+  return inWorktree(options, branch);
+}
+
+async function inBranch(options: WorkspaceOptions, branch: string): Promise<Workspace> {
+  const { root } = options;
+  const current = await currentBranch(root);
+  const known = await ralphBranch(root, branch);
+  const done = (created: boolean, base: string | null): Workspace => ({
+    ...paths(options, root),
+    mode: 'branch',
+    cwd: root,
+    branch,
+    base,
+    created,
+  });
+  if (current === branch) return done(false, known?.base ?? null);
+  const exists = await branchExists(root, branch);
+  // In place the new branch starts from what is checked out: that is what the user is looking at.
+  const base = exists ? (known?.base ?? null) : (current ?? (await defaultBranch(root)));
+  await switchBranch(root, branch, { create: !exists });
+  if (!exists) await recordRalphBranch(root, branch, { name: options.name, base });
+  options.emit?.({ type: 'branch-switched', branch, created: !exists, base });
+  return done(!exists, base);
+}
+
+async function inWorktree(options: WorkspaceOptions, branch: string): Promise<Workspace> {
+  const { root, name, emit } = options;
+  const dir = worktreeDir(root, name);
+  // Worktrees ignored in the main checkout, and registrations whose folder was deleted forgotten.
+  await ensureRalphGitignore(root);
+  await pruneWorktrees(root);
+  const existing = await findWorktree(root, dir);
+  let created = false;
+  let newBranch = false;
+  let base: string | null;
+  if (existing) {
+    if (existing.branch !== branch) {
+      throw new UsageError(
+        `the worktree ${dir} is on ${existing.branch ?? 'a detached HEAD'}, not ${branch}`,
+        [`merge or remove it first: \`ralph merge ${name}\`, \`ralph clean ${name}\``],
+      );
+    }
+    base = (await ralphBranch(root, branch))?.base ?? null;
+    emit?.({ type: 'worktree-reused', path: dir, branch });
+  } else {
+    await refuseOccupied(root, dir, branch, name);
+    const known = await ralphBranch(root, branch);
+    newBranch = !(await branchExists(root, branch));
+    base = newBranch ? await defaultBranch(root) : (known?.base ?? (await defaultBranch(root)));
+    if (newBranch && base === null) {
+      throw new RalphError(
+        'cannot tell which branch to start from (detached HEAD, no main or master)',
+        'no-base',
+        ExitCode.Usage,
+        ['check out a branch, or pass --no-worktree'],
+      );
+    }
+    await addWorktree(root, {
+      dir,
+      branch,
+      ...(newBranch && base ? { createFrom: await startPointOf(root, base) } : {}),
+    });
+    if (!known?.name) await recordRalphBranch(root, branch, { name, base });
+    created = true;
+    emit?.({ type: 'worktree-created', path: dir, branch, base, newBranch });
+  }
+  const live = paths(options, dir);
+  await bringTaskFiles(options, live, { overwrite: newBranch, emit });
+  const setupOutput = await setupOnce(dir, options.setup ?? null, emit);
+  return {
+    ...live,
+    mode: 'worktree',
+    cwd: dir,
+    branch,
+    base,
+    created,
+    ...(setupOutput === null ? {} : { setupOutput }),
+  };
+}
+
+async function refuseOccupied(root: string, dir: string, branch: string, name: string): Promise<void> {
+  const elsewhere = (await listWorktrees(root)).find((w) => w.branch === branch);
+  if (elsewhere) {
+    throw new UsageError(
+      `${branch} is checked out at ${elsewhere.path}; a branch can be in one worktree only`,
+      ['switch that checkout to another branch, pass --branch <other>, or run there with --no-worktree'],
+    );
+  }
+  if (existsSync(dir) && (await readdir(dir)).length > 0) {
+    throw new UsageError(`${dir} exists but is not a git worktree`, [
+      `move it away, or remove it with \`ralph clean ${name} --force\``,
+    ]);
+  }
+}
+
+/** The task and progress paths as seen from `cwd` (the worktree): same place relative to the project root. */
+function paths(options: WorkspaceOptions, cwd: string): { taskPath: string; progressPath: string } {
+  const map = (file: string) => {
+    const rel = path.relative(options.root, file);
+    return rel.startsWith('..') || path.isAbsolute(rel) ? file : path.join(cwd, rel);
+  };
+  return { taskPath: map(options.taskPath), progressPath: map(options.progressPath) };
+}
+
+async function bringTaskFiles(
+  options: WorkspaceOptions,
+  live: { taskPath: string; progressPath: string },
+  how: { overwrite: boolean; emit: WorkspaceOptions['emit'] },
+): Promise<void> {
+  const pairs: [string, string][] = [
+    [options.taskPath, live.taskPath],
+    [options.progressPath, live.progressPath],
+  ];
+  const copied: string[] = [];
+  for (const [from, to] of pairs) {
+    if (from === to || !existsSync(from) || (existsSync(to) && !how.overwrite)) continue;
+    await cp(from, to, { recursive: true, force: true });
+    copied.push(to);
+  }
+  if (copied.length === 0) return;
+  const cwd = worktreeDir(options.root, options.name);
+  const commit = await commitPaths(
+    cwd,
+    copied.map((p) => path.relative(cwd, p)),
+    `chore(ralph): add ${options.name} task file`,
+  );
+  // An identical copy (the file was committed on the base branch) changes nothing and is not news.
+  if (commit !== null) how.emit?.({ type: 'task-file-copied', paths: copied, commit });
+}
+
+/** Runs `setup` unless it already succeeded in this worktree; the mark lives in the worktree's git folder. */
+async function setupOnce(
+  dir: string,
+  setup: string | null,
+  emit: WorkspaceOptions['emit'],
+): Promise<string | null> {
+  if (setup === null || setup.trim() === '') return null;
+  const mark = path.join(await worktreeGitDir(dir), 'ralph-setup-done');
+  if (existsSync(mark)) return null;
+  emit?.({ type: 'setup-started', command: setup, cwd: dir });
+  const result = await runSetup(dir, setup);
+  emit?.({
+    type: 'setup-finished',
+    command: setup,
+    exitCode: result.exitCode,
+    durationMs: result.durationMs,
+    outputTail: result.tail,
+  });
+  if (result.exitCode !== 0) {
+    throw new RalphError(
+      `worktree setup failed (exit ${result.exitCode}): ${setup}`,
+      'setup-failed',
+      ExitCode.WorkLeft,
+      [...result.tail.split('\n'), `it runs again on the next \`ralph run\` in ${dir}`],
+    );
+  }
+  await writeFile(mark, `${setup}\n`);
+  return result.output;
+}
+
+interface SetupResult {
+  exitCode: number;
+  durationMs: number;
+  output: string;
+  tail: string;
+}
+
+/** `sh -c <setup>`: the command is the user's own config, not task-file data, so a shell is right here. */
+async function runSetup(cwd: string, command: string): Promise<SetupResult> {
+  const started = Date.now();
+  const result = await execa('sh', ['-c', command], { cwd, all: true, reject: false, stdin: 'ignore' });
+  const output = typeof result.all === 'string' ? result.all : '';
+  const exitCode = typeof result.exitCode === 'number' ? result.exitCode : 127;
+  const tail = output.trimEnd().split('\n').slice(-SETUP_TAIL_LINES).join('\n');
+  return { exitCode, durationMs: Date.now() - started, output, tail };
+}
+
+const SETUP_TAIL_LINES = 30;

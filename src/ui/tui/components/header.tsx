@@ -1,0 +1,40 @@
+import { Box, Text } from 'ink';
+import { duration, money } from '../model/format.js';
+import { statusBadge } from '../model/status.js';
+import type { PrdView } from '../model/tui-state.js';
+import { styleOf } from './styled-line.js';
+
+/** Two lines: which PRD and its state; then iteration, elapsed time, agent, branch and spend. */
+export function Header({ prd, nowMs }: { prd: PrdView; nowMs: number }) {
+  const { run, summary } = prd;
+  const badge = statusBadge(run, summary.running);
+  const started = run.startedAtMs;
+  const elapsed = started === null ? null : (run.finishedAtMs ?? nowMs) - started;
+  const where = [
+    summary.branch ? `branch ${summary.branch}` : null,
+    summary.worktree ? `worktree ${summary.worktree}` : null,
+  ].filter((s) => s !== null);
+  const facts = [
+    `Iteration ${run.iteration}/${run.maxIterations}`,
+    elapsed === null ? null : duration(elapsed),
+    money(run.costUsd),
+    run.agent,
+    ...where,
+  ].filter((s) => s !== null);
+  return (
+    <Box flexDirection="column">
+      <Text wrap="truncate-end">
+        <Text bold>ralph</Text>
+        <Text> {summary.project} </Text>
+        <Text dimColor>({summary.name})</Text>
+        <Text> </Text>
+        <Text {...styleOf(badge.style)} bold>
+          {badge.label}
+        </Text>
+      </Text>
+      <Text wrap="truncate-end" dimColor>
+        {facts.join('  ·  ')}
+      </Text>
+    </Box>
+  );
+}

@@ -1,0 +1,36 @@
+import { Box, Text } from 'ink';
+import { detailLines } from '../model/details.js';
+import type { Size } from '../model/layout.js';
+import type { StoryRow } from '../model/stories.js';
+import { StyledLine } from './styled-line.js';
+
+export function StoryDetails({
+  row,
+  size,
+  maxAttempts,
+}: {
+  row: StoryRow | undefined;
+  size: Size;
+  maxAttempts?: number;
+}) {
+  const inner = { columns: Math.max(10, size.columns - 4), rows: Math.max(1, size.rows - 2) };
+  const lines = row === undefined ? [] : detailLines(row, inner.columns, maxAttempts);
+  const shown = lines.slice(0, inner.rows);
+  return (
+    <Box
+      flexDirection="column"
+      borderStyle="round"
+      paddingX={1}
+      width={size.columns}
+      height={size.rows}
+      overflow="hidden"
+    >
+      {row === undefined ? <Text dimColor>No stories in this PRD.</Text> : null}
+      {shown.map((line, i) => (
+        // Lines have no identity of their own; their position is their key.
+        // biome-ignore lint/suspicious/noArrayIndexKey: see above
+        <StyledLine key={i} line={line} />
+      ))}
+    </Box>
+  );
+}

@@ -1,0 +1,43 @@
+import { Box, Text } from 'ink';
+import type { Size } from '../model/layout.js';
+import { STATUS_ICON, type StoryRow, windowStart } from '../model/stories.js';
+
+const COLOR = { done: 'green', 'in-progress': 'yellow', todo: undefined, parked: 'red' } as const;
+
+/** ✓ ● ○ ✗ and the titles, one line each, scrolled to keep the focused story in view. */
+export function StoryList({
+  rows,
+  focused,
+  size,
+}: {
+  rows: readonly StoryRow[];
+  focused: number;
+  size: Size;
+}) {
+  // Borders take two lines and two columns; the title takes one line.
+  const height = Math.max(1, size.rows - 3);
+  const start = windowStart(rows.length, height, focused);
+  const shown = rows.slice(start, start + height);
+  const done = rows.filter((r) => r.state === 'done').length;
+  const range = rows.length > height ? ` · ${start + 1}–${start + shown.length} of ${rows.length}` : '';
+  return (
+    <Box flexDirection="column" borderStyle="round" width={size.columns} height={size.rows} overflow="hidden">
+      <Text wrap="truncate-end" bold>
+        Stories {done}/{rows.length} done{range}
+      </Text>
+      {shown.map((row, i) => {
+        const isFocused = start + i === focused;
+        return (
+          <Text
+            key={row.story.id}
+            wrap="truncate-end"
+            inverse={isFocused}
+            dimColor={row.state === 'todo' && !isFocused}
+          >
+            <Text color={COLOR[row.state]}>{STATUS_ICON[row.state]}</Text> {row.story.id} {row.story.title}
+          </Text>
+        );
+      })}
+    </Box>
+  );
+}

@@ -1,0 +1,38 @@
+/** The details panel's lines for one story: what it asks, where it stands, what went wrong, what was learnt. */
+import { money, storyDuration, wrap } from './format.js';
+import type { LogLine } from './log-lines.js';
+import { STATUS_ICON, type StoryRow } from './stories.js';
+
+const STATE_WORDS = { done: 'done', 'in-progress': 'in progress', todo: 'todo', parked: 'parked' } as const;
+
+export function detailLines(row: StoryRow, width: number, maxAttempts?: number): LogLine[] {
+  const w = Math.max(10, width);
+  const { story } = row;
+  const para = (text: string, style: LogLine['style'] = 'text'): LogLine[] =>
+    wrap(text, w).map((t) => ({ text: t, style }));
+  const stats = [
+    `${STATUS_ICON[row.state]} ${STATE_WORDS[row.state]}`,
+    row.attempts > 0 ? `attempts ${row.attempts}${maxAttempts ? `/${maxAttempts}` : ''}` : null,
+    row.durationMs > 0 ? storyDuration(row.durationMs) : null,
+    row.costUsd > 0 ? money(row.costUsd) : null,
+  ].filter((s) => s !== null);
+  const lines: LogLine[] = [
+    ...para(`${story.id}: ${story.title}`, 'heading'),
+    { text: stats.join(' · '), style: row.state === 'parked' ? 'bad' : 'dim' },
+  ];
+  if (story.description.trim() !== '') lines.push({ text: '', style: 'text' }, ...para(story.description));
+  if (story.acceptanceCriteria.length > 0) {
+    lines.push({ text: '', style: 'text' }, { text: 'Acceptance criteria', style: 'accent' });
+    const box = row.state === 'done' ? '☑' : '☐';
+    for (const c of story.acceptanceCriteria) lines.push(...para(`${box} ${c}`));
+  }
+  if (story.dependsOn.length > 0) lines.push(...para(`Depends on: ${story.dependsOn.join(', ')}`, 'dim'));
+  if (row.lastFailure !== undefined && row.state !== 'done') {
+    lines.push({ text: '', style: 'text' }, { text: 'Last failure', style: 'bad' }, ...para(row.lastFailure));
+  }
+  if (story.progressEntry !== undefined && story.progressEntry.trim() !== '') {
+    lines.push({ text: '', style: 'text' }, { text: 'Progress', style: 'accent' });
+    lines.push(...para(story.progressEntry.trim(), 'dim'));
+  }
+  return lines;
+}

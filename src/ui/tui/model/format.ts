@@ -1,0 +1,50 @@
+/** Short human figures for a terminal: `$0.42`, `3m 05s`. */
+
+export const money = (usd: number): string => `$${usd.toFixed(2)}`;
+
+export function duration(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  if (h > 0) return `${h}h ${pad(m)}m`;
+  if (m > 0) return `${m}m ${pad(s)}s`;
+  return `${s}s`;
+}
+
+/** Like `duration`, with tenths under a minute: a story's time, where seconds matter. */
+export const storyDuration = (ms: number): string =>
+  ms < 60_000 ? `${(ms / 1000).toFixed(1)}s` : duration(ms);
+
+/** Word-wraps to `width` columns; words longer than a line are cut. Blank lines are kept. */
+export function wrap(text: string, width: number): string[] {
+  const w = Math.max(1, width);
+  const out: string[] = [];
+  for (const para of text.replace(/\t/g, '  ').split(/\r?\n/)) {
+    let line = '';
+    for (const word of para.split(' ')) {
+      let rest = word;
+      while (rest.length > w) {
+        if (line !== '') {
+          out.push(line);
+          line = '';
+        }
+        out.push(rest.slice(0, w));
+        rest = rest.slice(w);
+      }
+      if (line === '') line = rest;
+      else if (line.length + 1 + rest.length <= w) line = `${line} ${rest}`;
+      else {
+        out.push(line);
+        line = rest;
+      }
+    }
+    out.push(line);
+  }
+  return out;
+}
+
+/** Cuts to `width` columns with an ellipsis. */
+export const clip = (text: string, width: number): string =>
+  text.length <= width ? text : width <= 1 ? text.slice(0, width) : `${text.slice(0, width - 1)}…`;

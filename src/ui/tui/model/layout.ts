@@ -1,0 +1,56 @@
+/**
+ * Panel sizes from the terminal size. Everything drawn fits in `rows - 1`
+ * lines: Ink redraws the whole screen (and flickers) once output reaches
+ * the terminal's height.
+ */
+
+export interface Size {
+  columns: number;
+  rows: number;
+}
+
+export interface Layout extends Size {
+  /** Under 80 columns the story list and the details stack instead of sitting side by side. */
+  narrow: boolean;
+  /** Lines for the view between the header and the footer. */
+  bodyHeight: number;
+  /** Outer sizes of the dashboard panels (borders included). */
+  list: Size;
+  details: Size;
+  /** Lines the log and diff views show at once (their title line excluded). */
+  pageSize: number;
+}
+
+export const NARROW_BELOW = 80;
+/** Header (2), tabs (1), activity (1), footer (1). */
+const CHROME_LINES = 5;
+
+export function computeLayout(size: Size): Layout {
+  const columns = Math.max(20, size.columns);
+  const rows = Math.max(10, size.rows);
+  const narrow = columns < NARROW_BELOW;
+  const bodyHeight = Math.max(4, rows - 1 - CHROME_LINES);
+  const pageSize = Math.max(1, bodyHeight - 1);
+  if (narrow) {
+    const listHeight = Math.max(3, Math.min(bodyHeight - 3, Math.floor(bodyHeight * 0.45)));
+    return {
+      columns,
+      rows,
+      narrow,
+      bodyHeight,
+      pageSize,
+      list: { columns, rows: listHeight },
+      details: { columns, rows: bodyHeight - listHeight },
+    };
+  }
+  const listWidth = Math.max(30, Math.min(60, Math.round(columns * 0.42)));
+  return {
+    columns,
+    rows,
+    narrow,
+    bodyHeight,
+    pageSize,
+    list: { columns: listWidth, rows: bodyHeight },
+    details: { columns: columns - listWidth, rows: bodyHeight },
+  };
+}

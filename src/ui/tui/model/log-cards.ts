@@ -1,0 +1,173 @@
+/**
+ * The agent stream as cards for the log view: the agent's text, its tool
+ * calls (with their results folded in), the gate checks, and one-line notes
+ * for what the loop did. Pure; kept in a ring so memory stays bounded.
+ */
+import type { AgentEvent } from '../../../agents/agent-event.js';
+import { describeEvent } from '../../plain-reporter.js';
+import type { SessionEvent } from '../session.js';
+import { emptyRing, pushRing, type Ring, updateLast } from './ring.js';
+
+export type Tone = 'info' | 'good' | 'bad' | 'warn';
+
+export type LogCard =
+  | {
+      kind: 'iteration';
+      seq: number;
+      iteration: number;
+      storyId: string;
+      title: string;
+      attempt: number;
+      maxAttempts: number;
+    }
+  | { kind: 'text'; seq: number; text: string }
+  | {
+      kind: 'tool';
+      seq: number;
+      id: string;
+      name: string;
+      summary: string;
+      status: 'running' | 'ok' | 'failed';
+      output?: string;
+    }
+  | {
+      kind: 'check';
+      seq: number;
+      command: string;
+      status: 'running' | 'passed' | 'failed';
+      exitCode?: number;
+      outputTail?: string;
+    }
+  | { kind: 'note'; seq: number; tone: Tone; text: string };
+
+type ToolCard = Extract<LogCard, { kind: 'tool' }>;
+type CheckCard = Extract<LogCard, { kind: 'check' }>;
+
+export interface LogState {
+  cards: Ring<LogCard>;
+  nextSeq: number;
+}
+
+/** Two thousand cards is hours of agent work; older ones are in `.ralph/runs/<name>/iterations/`. */
+export const LOG_CAPACITY = 2000;
+
+export const emptyLog = (capacity = LOG_CAPACITY): LogState => ({ cards: emptyRing(capacity), nextSeq: 0 });
+
+/** Appends a card; `card.seq` must be `log.nextSeq` (a stable React key, and a cursor for tests). */
+function add(log: LogState, card: LogCard): LogState {
+  return { cards: pushRing(log.cards, card), nextSeq: log.nextSeq + 1 };
+}
+
+const note = (log: LogState, tone: Tone, text: string): LogState =>
+  add(log, { kind: 'note', seq: log.nextSeq, tone, text });
+
+export function logEvent(log: LogState, event: SessionEvent): LogState {
+  switch (event.type) {
+    case 'iteration-started':
+      return add(log, {
+        kind: 'iteration',
+        seq: log.nextSeq,
+        iteration: event.iteration,
+        storyId: event.storyId,
+        title: event.title,
+        attempt: event.attempt,
+        maxAttempts: event.maxAttempts,
+      });
+    case 'agent-event':
+      return logAgentEvent(log, event.event);
+    case 'check-started':
+      return add(log, { kind: 'check', seq: log.nextSeq, command: event.command, status: 'running' });
+    case 'check-finished':
+      return {
+        ...log,
+        cards: updateLast(
+          log.cards,
+          (c): c is CheckCard => c.kind === 'check' && c.command === event.command && c.status === 'running',
+          (c) => ({
+            ...c,
+            status: event.exitCode === 0 ? 'passed' : 'failed',
+            exitCode: event.exitCode,
+            outputTail: event.outputTail,
+          }),
+        ),
+      };
+    case 'usage':
+      return log;
+    case 'on-complete':
+      return note(
+        log,
+        event.status === 'failed' ? 'bad' : event.status === 'done' ? 'good' : 'info',
+        `${event.step}: ${event.status}${event.url ? ` ${event.url}` : ''}${event.detail ? ` — ${event.detail}` : ''}`,
+      );
+    default: {
+      const text = describeEvent(event, false);
+      return text === null ? log : note(log, toneOf(event), text.trim());
+    }
+  }
+}
+
+function logAgentEvent(log: LogState, event: AgentEvent): LogState {
+  switch (event.type) {
+    case 'assistant-text':
+      return event.text.trim() === ''
+        ? log
+        : add(log, { kind: 'text', seq: log.nextSeq, text: event.text.trim() });
+    case 'tool-started':
+      return add(log, {
+        kind: 'tool',
+        seq: log.nextSeq,
+        id: event.id,
+        name: event.name,
+        summary: event.summary,
+        status: 'running',
+      });
+    case 'tool-finished':
+      return {
+        ...log,
+        cards: updateLast(
+          log.cards,
+          (c): c is ToolCard => c.kind === 'tool' && c.id === event.id,
+          (c) => ({
+            ...c,
+            status: event.ok ? 'ok' : 'failed',
+            ...(event.output !== undefined ? { output: event.output } : {}),
+          }),
+        ),
+      };
+    case 'error':
+      return note(log, 'bad', `agent error (${event.kind}): ${event.message}`);
+    case 'garbage':
+      return note(log, 'info', `(unparsed output) ${event.line}`);
+    case 'result':
+      return event.ok
+        ? log
+        : note(log, 'bad', `agent ended with an error${event.subtype ? ` (${event.subtype})` : ''}`);
+    default:
+      return log;
+  }
+}
+
+function toneOf(event: SessionEvent): Tone {
+  switch (event.type) {
+    case 'story-passed':
+      return 'good';
+    case 'attempt-failed':
+    case 'story-parked':
+      return 'bad';
+    case 'signal':
+      return event.signal === 'done' ? 'good' : event.signal === 'fail' ? 'bad' : 'info';
+    case 'run-finished':
+      return event.exitCode === 0 ? 'good' : 'bad';
+    case 'agent-exited':
+      return event.stopReason === 'exited' && event.exitCode === 0 ? 'info' : 'warn';
+    case 'rolled-back':
+    case 'rate-limited':
+    case 'stop-requested':
+    case 'task-file-restored':
+    case 'lock-taken-over':
+    case 'recovered':
+      return 'warn';
+    default:
+      return 'info';
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * What the terminal UI needs from the rest of ralph. The CLI implements it
+ * over the engine, the task sources, git and the config; tests implement it
+ * in memory. The TUI only reads these summaries and the event stream, and
+ * asks for actions: it never touches files, git or processes itself.
+ */
+import type { LoopEvent } from '../../loop/events.js';
+import type { Provider } from '../../state/config-schema.js';
+
+/** ✓ done, ● in progress, ○ todo, ✗ parked (retries used up in an earlier run). */
+export type StoryState = 'done' | 'in-progress' | 'todo' | 'parked';
+
+export interface StorySummary {
+  id: string;
+  title: string;
+  status: StoryState;
+  description: string;
+  acceptanceCriteria: readonly string[];
+  dependsOn: readonly string[];
+  /** From the run state: attempts so far, with their spend. */
+  attempts: number;
+  costUsd: number;
+  durationMs: number;
+  lastFailure?: string;
+  /** The story's entry in the progress file, as written there. */
+  progressEntry?: string;
+}
+
+export interface PrdSummary {
+  /** The PRD name (`.ralph/prds/<name>/`); the key of every session call. */
+  name: string;
+  project: string;
+  description?: string;
+  stories: readonly StorySummary[];
+  /** The branch the loop commits to. */
+  branch?: string;
+  /** The worktree the loop runs in, when it is not the main checkout. */
+  worktree?: string;
+  /** The agent a run would use (`claude`, `codex`, ...). */
+  agent: string;
+  /** The iteration limit the next run starts with (remaining stories + 5 unless configured). */
+  maxIterations: number;
+  /** Spend recorded for this PRD by earlier runs. */
+  costUsd: number;
+  /** A loop for this PRD is running (in this process or, after a reload, elsewhere). */
+  running: boolean;
+}
+
+/** A step of the on-complete actions (push, pull request) that run after the last story passes. */
+export interface OnCompleteEvent {
+  type: 'on-complete';
+  step: 'push' | 'pull-request';
+  status: 'running' | 'done' | 'failed' | 'skipped';
+  detail?: string;
+  url?: string;
+}
+
+/** Everything `subscribe` delivers: the engine's events, plus what the CLI does after a run. */
+export type SessionEvent = LoopEvent | OnCompleteEvent;
+
+/** The part of `.ralph/config.yaml` the settings screen edits. */
+export interface TuiSettings {
+  agent: { provider: Provider; model: string | null };
+  checks: readonly string[];
+  worktree: { enabled: boolean; setup: string | null };
+  onComplete: { push: boolean; createPR: boolean };
+  notifications: { bell: boolean; desktop: boolean };
+}
+
+/** A change to save; only the keys present are written. */
+export interface SettingsPatch {
+  agent?: { provider?: Provider; model?: string | null };
+  checks?: readonly string[];
+  worktree?: { enabled?: boolean; setup?: string | null };
+  onComplete?: { push?: boolean; createPR?: boolean };
+  notifications?: { bell?: boolean; desktop?: boolean };
+}
+
+export interface ActionResult {
+  ok: boolean;
+  message: string;
+}
+
+export interface TuiSession {
+  /** Every PRD, in tab order (keys 1–9 pick the first nine). */
+  readonly prds: readonly PrdSummary[];
+  /** The PRD selected at start (`ralph run <name>`); default the first. */
+  readonly initial?: string;
+  /**
+   * Start, or resume, the loop; settles when the loop has ended. The loop's
+   * progress comes through `subscribe`; a rejection (e.g. no agent binary)
+   * is shown, and the PRD goes back to ready.
+   */
+  start(name: string): Promise<unknown>;
+  /** Finish the current iteration, then stop (the first Ctrl-C of the headless run). */
+  pause(name: string): void;
+  /** Kill the agent's process group now; the attempt is rolled back. */
+  stopNow(name: string): void;
+  /** Raise or lower the iteration limit of the running (or next) loop; returns the new limit. */
+  adjustMaxIterations(name: string, delta: number): number;
+  /** Every event of every PRD's loop; returns the unsubscribe function. */
+  subscribe(listener: (name: string, event: SessionEvent) => void): () => void;
+  /** The PRD as it is now on disk (statuses, progress entries, run state). */
+  reloadPrd(name: string): Promise<PrdSummary>;
+  /** `git show` of the story's commits, or the uncommitted diff when `storyId` is null. */
+  diff(name: string, storyId: string | null): Promise<string>;
+  readonly config: {
+    get(): TuiSettings;
+    /** Validates and writes the change; returns the problems found (nothing written if any). */
+    save(patch: SettingsPatch): Promise<readonly string[]>;
+  };
+  /** Merge the PRD's branch into the branch it started from. */
+  merge?(name: string): Promise<ActionResult>;
+  /** Remove the PRD's worktree. */
+  clean?(name: string): Promise<ActionResult>;
+  /**
+   * Hand-offs: the TUI calls one, then exits with `HAND_OFF_EXIT_CODE`; the
+   * CLI then runs `ralph new` / `ralph edit <name>` in the freed terminal.
+   */
+  newPrd?(): void;
+  editPrd?(name: string): void;
+}
+
+/**
+ * `runTui` resolves with this when the user asked for `ralph new`/`ralph edit`.
+ * Out of the 0–255 range so it can never be mistaken for a run's exit code.
+ */
+export const HAND_OFF_EXIT_CODE = 256;
