@@ -1,5 +1,5 @@
 /**
- * The Ralph loop end to end with the real opencode CLI: the built `ralph` CLI
+ * The Ralph loop end to end with each real agent CLI: the built `ralph` CLI
  * runs it on a 2-story prd.json; its model is a scripted server on 127.0.0.1,
  * configured through .ralph/config.yaml. Every tool call really runs.
  */
@@ -19,10 +19,10 @@ afterEach(async () => {
   project = undefined;
 });
 
-describe('ralph run --agent opencode', () => {
+describe.each(['codex', 'gemini', 'opencode'] as const)('ralph run --agent %s', (agent) => {
   it('finishes a 2-story prd.json: two feat commits in order, both stories pass, a clean tree', async () => {
     project = await createAgentLoopProject(
-      'opencode',
+      agent,
       { 'prd.json': prdJson(TWO) },
       {
         'US-001': [implement('US-001', 'Add greeting', 'greet.txt', 'hello\n')],
