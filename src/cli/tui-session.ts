@@ -14,7 +14,7 @@ import { readProgress } from '../state/progress.js';
 import { listPrdNames, resolveTarget } from '../state/resolve-target.js';
 import { readRunState } from '../state/run-state.js';
 import { runTui } from '../ui/tui/index.js';
-import type { PrdSummary, SessionEvent, StorySummary, TuiSession } from '../ui/tui/session.js';
+import type { ActionResult, PrdSummary, SessionEvent, StorySummary, TuiSession } from '../ui/tui/session.js';
 import type { RunOptions } from './commands/run-options.js';
 import { openLog } from './event-log-file.js';
 import { executeRun } from './execute-run.js';
@@ -170,6 +170,9 @@ export async function runInTui(
       if (commits.length === 0) return `no commits recorded for ${storyId} yet`;
       return git(cwd, ['show', '--stat', '--patch', ...commits]);
     },
+    // The completion screen's m and c run the same commands as a user would, so their output is captured, not printed over the TUI.
+    merge: (name) => ralphCommand(ctx.root, ['merge', name]),
+    clean: (name) => ralphCommand(ctx.root, ['clean', name]),
     config: {
       get: () => settingsOf(config),
       async save(patch) {
@@ -192,6 +195,22 @@ export async function runInTui(
     process.off('SIGHUP', onTerm);
   }
 }
+
+/** Runs this ralph's own CLI with arguments (never a shell) and reports its outcome for the TUI. */
+async function ralphCommand(cwd: string, args: string[]): Promise<ActionResult> {
+  const script = process.argv[1];
+  if (script === undefined) return { ok: false, message: 'cannot find the ralph command' };
+  try {
+    const { stdout, stderr } = await execFileAsync(process.execPath, [script, ...args], { cwd });
+    return { ok: true, message: lastLines(`${stdout}${stderr}`) || `${args[0]} done` };
+  } catch (error) {
+    const out =
+      error && typeof error === 'object' && 'stderr' in error ? String(error.stderr) : String(error);
+    return { ok: false, message: lastLines(out) };
+  }
+}
+
+const lastLines = (text: string): string => text.trim().split('\n').slice(-4).join('\n');
 
 async function git(cwd: string, args: string[]): Promise<string> {
   try {
