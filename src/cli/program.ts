@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { UsageError } from '../core/errors.js';
 import { cleanCommand } from './commands/clean.js';
 import { convertCommand } from './commands/convert.js';
 import { doctorCommand } from './commands/doctor.js';
@@ -151,6 +152,13 @@ export function buildProgram(): Command {
       .description('run the loop until every story passes'),
   ).action(async (target: string | undefined, opts: RunOptions) => {
     process.exitCode = await runCommand(target, opts);
+  });
+
+  // Bare `ralph` on a terminal opens the TUI on the default PRD, like Chief; elsewhere it explains itself.
+  program.argument('[command]').action(async (command: string | undefined) => {
+    if (command !== undefined) throw new UsageError(`unknown command '${command}'`, ['see ralph --help']);
+    if (process.stdout.isTTY && process.stdin.isTTY) process.exitCode = await runCommand(undefined, {});
+    else program.outputHelp();
   });
 
   return program;

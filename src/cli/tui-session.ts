@@ -13,8 +13,10 @@ import { inspectLock } from '../state/lock.js';
 import { readProgress } from '../state/progress.js';
 import { listPrdNames, resolveTarget } from '../state/resolve-target.js';
 import { readRunState } from '../state/run-state.js';
-import { runTui } from '../ui/tui/index.js';
+import { HAND_OFF_EXIT_CODE, runTui } from '../ui/tui/index.js';
 import type { ActionResult, PrdSummary, SessionEvent, StorySummary, TuiSession } from '../ui/tui/session.js';
+import { editCommand } from './commands/edit.js';
+import { newCommand } from './commands/new.js';
 import type { RunOptions } from './commands/run-options.js';
 import { openLog } from './event-log-file.js';
 import { executeRun } from './execute-run.js';
@@ -103,6 +105,14 @@ export async function runInTui(
     }
   }
 
+  // `n` / `e` leave the TUI and run `ralph new` / `ralph edit` in the freed terminal.
+  let handOff: (() => Promise<number>) | undefined;
+  const agentChoice = {
+    ...(opts.agent ? { agent: opts.agent } : {}),
+    ...(opts.agentPath ? { agentPath: opts.agentPath } : {}),
+    ...(opts.model ? { model: opts.model } : {}),
+  };
+
   const session: TuiSession = {
     prds,
     initial: ctx.target.name,
@@ -171,6 +181,12 @@ export async function runInTui(
       return git(cwd, ['show', '--stat', '--patch', ...commits]);
     },
     // The completion screen's m and c run the same commands as a user would, so their output is captured, not printed over the TUI.
+    newPrd() {
+      handOff = () => newCommand(undefined, [], agentChoice);
+    },
+    editPrd(name) {
+      handOff = () => editCommand(name, agentChoice);
+    },
     merge: (name) => ralphCommand(ctx.root, ['merge', name]),
     clean: (name) => ralphCommand(ctx.root, ['clean', name]),
     config: {
@@ -189,7 +205,8 @@ export async function runInTui(
   process.on('SIGHUP', onTerm);
   try {
     const code = await runTui(session, { signal: abort.signal });
-    return code > 255 ? ExitCode.Success : code;
+    if (code === HAND_OFF_EXIT_CODE) return handOff ? await handOff() : ExitCode.Success;
+    return code;
   } finally {
     process.off('SIGTERM', onTerm);
     process.off('SIGHUP', onTerm);

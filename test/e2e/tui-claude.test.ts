@@ -185,4 +185,30 @@ describe('ralph run in a terminal, with Claude Code', () => {
     ]);
     expect(processesIn(project.repo.dir)).toEqual([]);
   });
+
+  it('bare ralph on a terminal opens the TUI on the only PRD, ready; q quits with 0', async () => {
+    project = await createLoopProject({ '.ralph/prds/demo/prd.json': prdJson(THREE) }, {});
+    const pty = spawn(process.execPath, [RALPH_BIN], {
+      name: 'xterm-256color',
+      cols: 100,
+      rows: 30,
+      cwd: project.repo.dir,
+      env: { ...project.claude.env, RALPH_AGENT_PATH: project.claude.binaryPath, TERM: 'xterm-256color' },
+    });
+    term = pty;
+    let output = '';
+    pty.onData((d) => {
+      output += d;
+    });
+    const exit = new Promise<number>((resolve) => pty.onExit(({ exitCode }) => resolve(exitCode)));
+    const deadline = Date.now() + 30_000;
+    while (!output.replace(ANSI, '').includes('Ready — press s to start')) {
+      if (Date.now() > deadline) throw new Error(`no TUI:\n${output.replace(ANSI, '')}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(output.replace(ANSI, '')).toContain('US-001');
+    pty.write('q');
+    expect(await exit).toBe(0);
+    expect(project.server.modelCalls()).toHaveLength(0);
+  });
 });
