@@ -4,10 +4,10 @@ import {
   commitPaths,
   headSha,
   resetHardTo,
-  runGit,
   stashToRescueRef,
   statusPorcelain,
 } from '../git/index.js';
+import { restorePathsFrom } from '../git/restore-paths.js';
 import type { GoalContext } from './context.js';
 
 type TreeContext = Pick<GoalContext, 'cwd' | 'goalFileInRepo'>;
@@ -64,23 +64,7 @@ export async function prepareGoalTree(ctx: TreeContext): Promise<void> {
  * restored content committed. Returns the paths that were restored.
  */
 export async function restoreToolFiles(ctx: TreeContext, headBefore: string): Promise<string[]> {
-  const restored: string[] = [];
-  for (const path of toolPaths(ctx)) {
-    const existed = await runGit(['cat-file', '-e', `${headBefore}:${path}`], {
-      cwd: ctx.cwd,
-      allowFailure: true,
-    });
-    if (existed.exitCode !== 0) continue;
-    const diff = await runGit(['diff', '--quiet', headBefore, '--', path], {
-      cwd: ctx.cwd,
-      allowFailure: true,
-    });
-    if (diff.exitCode === 0) continue;
-    await runGit(['restore', `--source=${headBefore}`, '--staged', '--worktree', '--', path], {
-      cwd: ctx.cwd,
-    });
-    restored.push(path);
-  }
+  const restored = await restorePathsFrom(ctx.cwd, headBefore, toolPaths(ctx));
   if (restored.length > 0) {
     await commitPaths(ctx.cwd, restored, 'chore(ralph): restore the goal files the agent changed');
   }

@@ -1,16 +1,17 @@
 import { relative } from 'node:path';
-import { runGit } from '../git/index.js';
+import { restorePathsFrom } from '../git/restore-paths.js';
 import type { RunContext } from './context.js';
 
 /** The tracked files the tool owns: the task file (or spec directory) and the progress file. */
 export function toolPaths(ctx: Pick<RunContext, 'cwd' | 'source' | 'progressPath'>): string[] {
-  return [relative(ctx.cwd, ctx.source.path) || '.', relative(ctx.cwd, ctx.progressPath)];
+  // A spec directory that is the work tree itself would make every file the tool's: it is left out.
+  return [relative(ctx.cwd, ctx.source.path), relative(ctx.cwd, ctx.progressPath)].filter((p) => p !== '');
 }
 
 /** Files the tool itself writes; the agent's edits to them are undone, not counted as its work. */
 export function isToolFile(ctx: Pick<RunContext, 'cwd' | 'source' | 'progressPath'>, path: string): boolean {
-  const [task, progress] = toolPaths(ctx);
-  return path === task || path.startsWith(`${task}/`) || path === progress || path.startsWith('.ralph/');
+  const owned = toolPaths(ctx);
+  return owned.some((p) => path === p || path.startsWith(`${p}/`)) || path.startsWith('.ralph/');
 }
 
 /**
@@ -22,22 +23,6 @@ export async function restoreToolFiles(
   ctx: Pick<RunContext, 'cwd' | 'source' | 'progressPath'>,
   headBefore: string,
 ): Promise<string[]> {
-  const restored: string[] = [];
-  for (const path of toolPaths(ctx)) {
-    const tracked = await runGit(['cat-file', '-e', `${headBefore}:${path}`], {
-      cwd: ctx.cwd,
-      allowFailure: true,
-    });
-    if (tracked.exitCode !== 0) continue;
-    const diff = await runGit(['diff', '--quiet', headBefore, '--', path], {
-      cwd: ctx.cwd,
-      allowFailure: true,
-    });
-    if (diff.exitCode === 0) continue;
-    await runGit(['restore', `--source=${headBefore}`, '--staged', '--worktree', '--', path], {
-      cwd: ctx.cwd,
-    });
-    restored.push(path);
-  }
+  const restored = await restorePathsFrom(ctx.cwd, headBefore, toolPaths(ctx));
   return restored;
 }
