@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { setTimeout as sleep } from 'node:timers/promises';
 import { errorBody, jsonMessage, messagesBodySchema, sseFrames, toModelRequest } from './anthropic-wire.js';
 import { isErrorReply, isHangReply, type ModelRequest, type Reply, type Script } from './model-script.js';
+import { parseJson, publicHeaders, readBody } from './scripted-server.js';
 
 export interface RecordedRequest {
   method: string;
@@ -34,32 +35,6 @@ export interface AnthropicServer {
 export interface AnthropicServerOptions {
   /** Answers calls without tools (titles, summaries). Default: a short plain text. */
   sideCall?: Script;
-}
-
-const SECRET_HEADERS = new Set(['authorization', 'x-api-key', 'proxy-authorization']);
-
-function publicHeaders(req: IncomingMessage): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (SECRET_HEADERS.has(name) || value === undefined) continue;
-    out[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return out;
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function parseJson(text: string): unknown {
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 function sendJson(

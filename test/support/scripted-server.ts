@@ -62,9 +62,10 @@ export interface Wire {
   errorBody(reply: ErrorReply): unknown;
 }
 
+/** Credentials of every wire; recorded requests never hold them. */
 const SECRET_HEADERS = new Set(['authorization', 'x-api-key', 'x-goog-api-key', 'proxy-authorization']);
 
-function publicHeaders(req: IncomingMessage): Record<string, string> {
+export function publicHeaders(req: IncomingMessage): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (SECRET_HEADERS.has(name) || value === undefined) continue;
@@ -73,13 +74,13 @@ function publicHeaders(req: IncomingMessage): Record<string, string> {
   return out;
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+export async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function parseJson(text: string): unknown {
+export function parseJson(text: string): unknown {
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text);
