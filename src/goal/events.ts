@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../agents/agent-event.js';
+import type { GoalFailureKind } from '../core/goal-shape.js';
 import type { GoalMode, GoalResultStatus, HumanNeeded } from '../core/goal-types.js';
 import type { LoopEvent } from '../loop/events.js';
 import type { HookEvent } from '../loop/hooks-types.js';
@@ -11,12 +12,7 @@ export type GoalStopReason =
   | 'max-cost'
   | 'interrupted';
 
-export type GoalFailureKind =
-  | 'no-result'
-  | 'invalid-result'
-  | 'agent-stopped'
-  | 'dirty-tree'
-  | 'checks-failed';
+export type { GoalFailureKind } from '../core/goal-shape.js';
 
 /** Engine events that mean the same in goal mode as in the PRD loop. */
 type SharedEvent = Extract<

@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { restoreToolFiles as restorePaths } from '../attempt/restore-tool-files.js';
 import { RalphError } from '../core/errors.js';
 import { makeTempRepo, type TempRepo } from '../git/testing.js';
-import { dirtyPaths, prepareGoalTree, restoreToolFiles } from './tree.js';
+import { dirtyPaths, goalToolPaths, prepareGoalTree } from './tree.js';
 
 let repo: TempRepo;
 beforeEach(async () => {
@@ -34,6 +35,8 @@ describe('goal tree guard', () => {
   it('undoes the agent’s changes to the goal file, committed or not, and sees only its other dirt', async () => {
     const base = await repo.commit('init', { 'SPRINT.yaml': 'goal: original\n', 'README.md': 'x\n' });
     const ctx = { cwd: repo.dir, goalFileInRepo: 'SPRINT.yaml' };
+    const restoreToolFiles = (c: typeof ctx, sha: string) =>
+      restorePaths(c.cwd, sha, goalToolPaths(c), 'chore(ralph): restore the goal files the agent changed');
     // The agent commits a change to the goal file along with its work, and leaves a stray file.
     await repo.commit('feat: work', { 'SPRINT.yaml': 'goal: easier\n', 'work.txt': 'w\n' });
     await repo.write('stray.txt', 's\n');

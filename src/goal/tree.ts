@@ -1,19 +1,12 @@
+import { rescueStamp, rollBackAttempt } from '../attempt/rollback.js';
 import { ExitCode, RalphError } from '../core/errors.js';
-import {
-  cleanUntracked,
-  commitPaths,
-  headSha,
-  resetHardTo,
-  stashToRescueRef,
-  statusPorcelain,
-} from '../git/index.js';
-import { restorePathsFrom } from '../git/restore-paths.js';
+import { commitPaths, headSha, statusPorcelain } from '../git/index.js';
 import type { GoalContext } from './context.js';
 
 type TreeContext = Pick<GoalContext, 'cwd' | 'goalFileInRepo'>;
 
 /** The tracked paths the tool owns in goal mode: `.ralph/` and the goal file. */
-function toolPaths(ctx: TreeContext): string[] {
+export function goalToolPaths(ctx: TreeContext): string[] {
   return ['.ralph', ...(ctx.goalFileInRepo !== undefined ? [ctx.goalFileInRepo] : [])];
 }
 
@@ -59,39 +52,23 @@ export async function prepareGoalTree(ctx: TreeContext): Promise<void> {
 }
 
 /**
- * The tool's record wins (design principle 1): whatever the agent did to the
- * goal file or to ralph's tracked files, committed or not, is undone and the
- * restored content committed. Returns the paths that were restored.
- */
-export async function restoreToolFiles(ctx: TreeContext, headBefore: string): Promise<string[]> {
-  const restored = await restorePathsFrom(ctx.cwd, headBefore, toolPaths(ctx));
-  if (restored.length > 0) {
-    await commitPaths(ctx.cwd, restored, 'chore(ralph): restore the goal files the agent changed');
-  }
-  return restored;
-}
-
-/**
  * Every iteration starts clean: a failed one's commits and edits are
  * removed, after being kept under a rescue ref when the config says
  * `onFailure: keep`. Returns the rescue ref, if one was made.
  */
-export async function rollBackIteration(
+export function rollBackIteration(
   ctx: Pick<GoalContext, 'cwd' | 'config' | 'now' | 'spec'>,
   iteration: number,
   headBefore: string,
 ): Promise<string | undefined> {
-  let rescueRef: string | undefined;
-  if (ctx.config.onFailure === 'keep') {
-    const stamp = ctx.now().toISOString().replace(/[:.]/g, '-');
-    const rescue = await stashToRescueRef(
-      ctx.cwd,
-      `${ctx.spec.name}/iteration-${iteration}-${stamp}`,
-      `ralph: failed goal iteration ${iteration}`,
-    );
-    rescueRef = rescue.ref;
-  }
-  await resetHardTo(ctx.cwd, headBefore);
-  await cleanUntracked(ctx.cwd);
-  return rescueRef;
+  return rollBackAttempt(
+    ctx.cwd,
+    headBefore,
+    ctx.config.onFailure === 'keep'
+      ? {
+          name: `${ctx.spec.name}/iteration-${iteration}-${rescueStamp(ctx.now())}`,
+          message: `ralph: failed goal iteration ${iteration}`,
+        }
+      : undefined,
+  );
 }

@@ -1,19 +1,18 @@
 import { relative } from 'node:path';
-import { runAgent } from '../agents/run-agent.js';
+import { runAttempt } from '../attempt/run-attempt.js';
 import { buildStoryPrompt } from '../core/prompt.js';
-import { interpretSignals, parseSignals, type Signals } from '../core/signals.js';
+import type { Signals } from '../core/signals.js';
+import { storyShape } from '../core/story-shape.js';
 import type { Story } from '../core/types.js';
-import { judgeAttempt, shouldRunChecks, type Verdict } from '../core/verdict.js';
-import { type CommitInfo, commitsSince, headSha, statusPorcelain } from '../git/index.js';
+import type { Verdict } from '../core/verdict.js';
+import type { CommitInfo } from '../git/index.js';
 import { iterationLogPath } from '../state/layout.js';
 import { readCodebasePatterns, readProgress } from '../state/progress.js';
 import type { Failure, RunState } from '../state/run-state.js';
 import { addUsage, startAttempt, storyRun } from '../state/run-state-update.js';
-import { collectAgentRun } from './agent-collector.js';
-import { type CheckResult, runChecks } from './checks.js';
 import type { AgentSetup, RunContext } from './context.js';
 import { saveState } from './state-io.js';
-import { isToolFile, restoreToolFiles } from './tool-files.js';
+import { isToolFile, toolPaths } from './tool-files.js';
 
 export interface AttemptResult {
   state: RunState;
@@ -30,129 +29,87 @@ export interface AttemptResult {
 }
 
 /**
- * One iteration: record HEAD, prompt, run the agent, read its signals, run
- * the gates, and judge. Rolling back or recording the pass is the caller's.
+ * One story attempt on the attempt kernel: the story's prompt, its state
+ * records and events around the kernel's steps, judged by the story shape.
+ * Rolling back or recording the pass is the caller's.
  */
-export async function runAttempt(
+export async function runStoryAttempt(
   ctx: RunContext,
   state: RunState,
   story: Story,
   agent: AgentSetup = ctx.agent,
 ): Promise<AttemptResult> {
-  const headBefore = await headSha(ctx.cwd);
-  if (headBefore === null) throw new Error('the repository has no commits');
   const previous = storyRun(state, story.id);
-  let next = startAttempt(state, { storyId: story.id, headBefore, now: ctx.now() });
-  await saveState(ctx, next);
-  const iteration = next.iteration;
-  const attempt = next.current?.attempt ?? previous.attempts + 1;
-  ctx.emit({
-    type: 'iteration-started',
-    iteration,
-    maxIterations: ctx.limits.maxIterations ?? 0,
-    storyId: story.id,
-    title: story.title,
-    attempt,
-    maxAttempts: ctx.limits.maxRetries,
-    headBefore,
-  });
-
+  const attempt = previous.attempts + 1;
   const prompt = await promptFor(ctx, story, attempt, previous.lastFailure);
-  const invocation = agent.adapter.buildInvocation({
-    prompt,
-    ...(agent.model ? { model: agent.model } : {}),
-    extraArgs: agent.extraArgs,
-  });
-  const collector = collectAgentRun((event) =>
-    ctx.emit({ type: 'agent-event', iteration, storyId: story.id, event }),
-  );
-  let pidSaved: Promise<void> = Promise.resolve();
-  const run = await runAgent({
-    binaryPath: agent.binaryPath,
-    adapter: agent.adapter,
-    invocation,
+  let next = state;
+  let costUsd = 0;
+  const iteration = () => next.iteration;
+  const outcome = await runAttempt({
     cwd: ctx.cwd,
-    env: agent.env,
+    prompt,
+    agent,
     timeoutMs: ctx.limits.timeoutMs,
     idleTimeoutMs: ctx.limits.idleTimeoutMs,
-    signal: ctx.killSignal,
-    rawLogPath: iterationLogPath(ctx.files.dir, iteration),
-    onEvent: collector.onEvent,
-    onSpawn: (pid) => {
-      // Recorded so that a run killed with -9 can stop this agent's group on resume.
-      if (next.current) {
-        next = { ...next, current: { ...next.current, agentPid: pid, phase: 'agent' } };
-        pidSaved = saveState(ctx, next);
+    gates: ctx.config.checks,
+    killSignal: ctx.killSignal,
+    rawLogPath: iterationLogPath(ctx.files.dir, state.iteration + 1),
+    toolPaths: toolPaths(ctx),
+    isToolPath: (path) => isToolFile(ctx, path),
+    shape: storyShape(story.id),
+    begin: async (headBefore) => {
+      next = startAttempt(state, { storyId: story.id, headBefore, now: ctx.now() });
+      await saveState(ctx, next);
+      ctx.emit({
+        type: 'iteration-started',
+        iteration: iteration(),
+        maxIterations: ctx.limits.maxIterations ?? 0,
+        storyId: story.id,
+        title: story.title,
+        attempt: next.current?.attempt ?? attempt,
+        maxAttempts: ctx.limits.maxRetries,
+        headBefore,
+      });
+    },
+    spawned: async (pid) => {
+      if (!next.current) return;
+      next = { ...next, current: { ...next.current, agentPid: pid, phase: 'agent' } };
+      await saveState(ctx, next);
+    },
+    agentDone: async ({ agent: run, usage, said }) => {
+      for (const id of said.done) emitSignal('done', id);
+      for (const f of said.fail) emitSignal('fail', `${f.id}: ${f.reason}`);
+      for (const l of said.learn) emitSignal('learn', l);
+      costUsd = usage.costUsd;
+      next = addUsage(next, story.id, { ...usage, durationMs: run.durationMs }, ctx.now());
+      ctx.emit({ type: 'usage', iteration: iteration(), storyId: story.id, ...usage });
+    },
+    emit: (event) => {
+      switch (event.type) {
+        case 'agent-event':
+          return ctx.emit({ ...event, iteration: iteration(), storyId: story.id });
+        case 'tool-file-restored':
+          return ctx.emit({ type: 'task-file-restored', storyId: story.id, path: event.path });
+        default:
+          return ctx.emit({ ...event, iteration: iteration() });
       }
     },
   });
-  await pidSaved;
-  ctx.emit({
-    type: 'agent-exited',
-    iteration,
-    stopReason: run.stopReason,
-    exitCode: run.exitCode,
-    durationMs: run.durationMs,
-    stderrTail: run.stderr.slice(-2000),
-  });
-
-  const signals = parseSignals(collector.texts);
-  for (const id of signals.done)
-    ctx.emit({ type: 'signal', iteration, storyId: story.id, signal: 'done', detail: id });
-  for (const f of signals.fail)
-    ctx.emit({
-      type: 'signal',
-      iteration,
-      storyId: story.id,
-      signal: 'fail',
-      detail: `${f.id}: ${f.reason}`,
-    });
-  for (const l of signals.learn)
-    ctx.emit({ type: 'signal', iteration, storyId: story.id, signal: 'learn', detail: l });
-
-  const usage = collector.usage();
-  next = addUsage(next, story.id, { ...usage, durationMs: run.durationMs }, ctx.now());
-  ctx.emit({ type: 'usage', iteration, storyId: story.id, ...usage });
-
-  for (const path of await restoreToolFiles(ctx, headBefore)) {
-    ctx.emit({ type: 'task-file-restored', storyId: story.id, path });
+  function emitSignal(signal: 'done' | 'fail' | 'learn', detail: string) {
+    ctx.emit({ type: 'signal', iteration: iteration(), storyId: story.id, signal, detail });
   }
-  const commits = await commitsSince(ctx.cwd, headBefore);
-  const dirty = (await statusPorcelain(ctx.cwd)).map((e) => e.path).filter((p) => !isToolFile(ctx, p));
-  const interpretation = interpretSignals(signals, story.id);
-  const agentStop = { stopReason: run.stopReason, exitCode: run.exitCode, resultOk: collector.resultOk() };
-  const rateLimit = collector.rateLimit();
-  const base = {
-    expectedStoryId: story.id,
-    signals: interpretation,
-    agentStop,
-    newCommits: commits,
-    treeClean: dirty.length === 0,
-    dirtyPaths: dirty,
-    ...(rateLimit ? { rateLimited: rateLimit.resetsAt ? { resetsAt: rateLimit.resetsAt } : {} } : {}),
-  };
-  let checks: CheckResult[] | 'not-run' = 'not-run';
-  if (shouldRunChecks(base) && ctx.config.checks.length > 0) {
-    checks = await runChecks(ctx.config.checks, ctx.cwd, ctx.limits.timeoutMs, {
-      signal: ctx.killSignal,
-      onStart: (command) => ctx.emit({ type: 'check-started', iteration, command }),
-      onFinish: (r) => ctx.emit({ type: 'check-finished', iteration, ...r }),
-    });
-  } else if (shouldRunChecks(base)) {
-    checks = [];
-  }
-  const verdict = judgeAttempt({ ...base, checks });
+  const { facts } = outcome;
   return {
     state: next,
-    verdict,
+    verdict: outcome.verdict,
     story,
-    headBefore,
-    commits,
-    signals,
-    summary: collector.summary(),
-    durationMs: run.durationMs,
-    costUsd: usage.costUsd,
-    ...(rateLimit ? { rateLimit } : {}),
+    headBefore: facts.headBefore,
+    commits: [...facts.commits],
+    signals: facts.said,
+    summary: outcome.summary,
+    durationMs: facts.agent.durationMs,
+    costUsd,
+    ...(facts.agent.rateLimit ? { rateLimit: facts.agent.rateLimit } : {}),
   };
 }
 

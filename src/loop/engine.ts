@@ -9,7 +9,7 @@ import { iterationLogPath, runFiles } from '../state/layout.js';
 import { acquireLock } from '../state/lock.js';
 import { type RunState, readRunState } from '../state/run-state.js';
 import { markFailed, markStopped, newRunState } from '../state/run-state-update.js';
-import { runAttempt } from './attempt.js';
+import { runStoryAttempt } from './attempt.js';
 import type { LoopOptions, RunContext } from './context.js';
 import type { LoopEvent, StopReason } from './events.js';
 import { createHookRunner } from './hooks.js';
@@ -156,7 +156,7 @@ async function iterate(ctx: RunContext, initial: RunState, resumed: boolean): Pr
       );
     }
 
-    const result = await runAttempt(ctx, state, selection.story, agents[agentIndex]);
+    const result = await runStoryAttempt(ctx, state, selection.story, agents[agentIndex]);
     state = result.state;
     const { verdict, story } = result;
     if (verdict.kind === 'rate-limited') {

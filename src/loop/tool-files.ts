@@ -1,5 +1,4 @@
 import { relative } from 'node:path';
-import { restorePathsFrom } from '../git/restore-paths.js';
 import type { RunContext } from './context.js';
 
 /** The tracked files the tool owns: the task file (or spec directory) and the progress file. */
@@ -12,17 +11,4 @@ export function toolPaths(ctx: Pick<RunContext, 'cwd' | 'source' | 'progressPath
 export function isToolFile(ctx: Pick<RunContext, 'cwd' | 'source' | 'progressPath'>, path: string): boolean {
   const owned = toolPaths(ctx);
   return owned.some((p) => path === p || path.startsWith(`${p}/`)) || path.startsWith('.ralph/');
-}
-
-/**
- * The tool's record wins (design principle 1): if the agent edited the task
- * file or the progress file, committed or not, put them back as they were
- * when the attempt began. Returns the paths that were restored.
- */
-export async function restoreToolFiles(
-  ctx: Pick<RunContext, 'cwd' | 'source' | 'progressPath'>,
-  headBefore: string,
-): Promise<string[]> {
-  const restored = await restorePathsFrom(ctx.cwd, headBefore, toolPaths(ctx));
-  return restored;
 }

@@ -1,0 +1,52 @@
+import type { AgentEvent } from '../agents/agent-event.js';
+import type { AgentRunFacts, AttemptShape, GateResult } from '../core/attempt-facts.js';
+import type { CollectedUsage } from '../loop/agent-collector.js';
+import type { AgentSetup } from '../loop/context.js';
+
+/** What the kernel reports as it goes; each loop tags these with its own iteration, story or step. */
+export type AttemptEvent =
+  | { type: 'agent-event'; event: AgentEvent }
+  | {
+      type: 'agent-exited';
+      stopReason: string;
+      exitCode: number | null;
+      durationMs: number;
+      stderrTail: string;
+    }
+  | { type: 'tool-file-restored'; path: string }
+  | { type: 'check-started'; command: string }
+  | ({ type: 'check-finished' } & GateResult);
+
+/**
+ * One attempt in one checkout. The kernel holds no state of its own: the
+ * loop around it records what it must survive a kill through the callbacks,
+ * which the kernel awaits before going on.
+ */
+export interface AttemptRequest<Said, Verdict> {
+  /** The git work tree the agent works in: a PRD's worktree, a story's, or the main checkout. */
+  cwd: string;
+  prompt: string;
+  agent: AgentSetup;
+  timeoutMs: number;
+  idleTimeoutMs: number;
+  /** The user's gate commands (`checks:` in the config). */
+  gates: readonly string[];
+  /** Aborted to stop the agent (and a running gate) at once. */
+  killSignal: AbortSignal;
+  /** Where the agent's raw stream is kept verbatim. */
+  rawLogPath: string;
+  /** Tracked files the tool owns: whatever the agent did to them is undone. */
+  toolPaths: readonly string[];
+  /** Paths that never count as the agent's uncommitted work. */
+  isToolPath: (path: string) => boolean;
+  /** Commit the restored tool files with this message (else they are left for the caller's record). */
+  commitRestoredAs?: string;
+  shape: AttemptShape<Said, Verdict>;
+  /** HEAD is known and nothing has run yet: record the attempt as started. */
+  begin(headBefore: string): Promise<void>;
+  /** The agent is running: record its pid so that a run killed with -9 can stop it on resume. */
+  spawned(pid: number): Promise<void>;
+  /** The agent has stopped: record its spend before the slower steps. */
+  agentDone(done: { agent: AgentRunFacts; usage: CollectedUsage; said: Said }): Promise<void>;
+  emit(event: AttemptEvent): void;
+}

@@ -1,0 +1,89 @@
+import { runAgent } from '../agents/run-agent.js';
+import type { AttemptFacts } from '../core/attempt-facts.js';
+import { commitsSince, headSha, statusPorcelain } from '../git/index.js';
+import { collectAgentRun } from '../loop/agent-collector.js';
+import { runChecks } from '../loop/checks.js';
+import type { AttemptRequest } from './attempt-request.js';
+import { restoreToolFiles } from './restore-tool-files.js';
+
+export interface AttemptOutcome<Said, Verdict> {
+  facts: AttemptFacts<Said>;
+  verdict: Verdict;
+  /** The agent's final words without signal tags, for the progress file. */
+  summary: string;
+}
+
+/**
+ * The attempt kernel, under every loop: record HEAD, run a fresh agent
+ * (its own process group, time limits, raw stream kept), undo what it did
+ * to the tool's files, collect its commits, uncommitted paths and spend, run
+ * the gates when the task's shape wants them, and judge. Rolling back or
+ * recording the result is the caller's (see `rollBackAttempt`).
+ */
+export async function runAttempt<Said, Verdict>(
+  request: AttemptRequest<Said, Verdict>,
+): Promise<AttemptOutcome<Said, Verdict>> {
+  const { cwd, agent, shape, emit } = request;
+  const headBefore = await headSha(cwd);
+  if (headBefore === null) throw new Error('the repository has no commits');
+  await request.begin(headBefore);
+
+  const collector = collectAgentRun((event) => emit({ type: 'agent-event', event }));
+  let spawnRecorded: Promise<void> = Promise.resolve();
+  const run = await runAgent({
+    binaryPath: agent.binaryPath,
+    adapter: agent.adapter,
+    invocation: agent.adapter.buildInvocation({
+      prompt: request.prompt,
+      ...(agent.model ? { model: agent.model } : {}),
+      extraArgs: agent.extraArgs,
+    }),
+    cwd,
+    env: agent.env,
+    timeoutMs: request.timeoutMs,
+    idleTimeoutMs: request.idleTimeoutMs,
+    signal: request.killSignal,
+    rawLogPath: request.rawLogPath,
+    onEvent: collector.onEvent,
+    onSpawn: (pid) => {
+      spawnRecorded = request.spawned(pid);
+    },
+  });
+  await spawnRecorded;
+  const stderrTail = run.stderr.slice(-2000);
+  emit({
+    type: 'agent-exited',
+    stopReason: run.stopReason,
+    exitCode: run.exitCode,
+    durationMs: run.durationMs,
+    stderrTail,
+  });
+  const resultOk = collector.resultOk();
+  const rateLimit = collector.rateLimit();
+  const agentFacts = {
+    stopReason: run.stopReason,
+    exitCode: run.exitCode,
+    durationMs: run.durationMs,
+    stderrTail,
+    ...(resultOk !== undefined ? { resultOk } : {}),
+    ...(rateLimit ? { rateLimit } : {}),
+  };
+  const said = shape.read(collector.texts);
+  await request.agentDone({ agent: agentFacts, usage: collector.usage(), said });
+
+  const restored = await restoreToolFiles(cwd, headBefore, request.toolPaths, request.commitRestoredAs);
+  for (const path of restored) emit({ type: 'tool-file-restored', path });
+  const commits = await commitsSince(cwd, headBefore);
+  const dirtyPaths = (await statusPorcelain(cwd)).map((e) => e.path).filter((p) => !request.isToolPath(p));
+  const preGate = { headBefore, agent: agentFacts, said, commits, dirtyPaths };
+
+  const gates = shape.wantsGates(preGate)
+    ? await runChecks(request.gates, cwd, request.timeoutMs, {
+        signal: request.killSignal,
+        onStart: (command) => emit({ type: 'check-started', command }),
+        onFinish: (result) => emit({ type: 'check-finished', ...result }),
+      })
+    : 'not-run';
+  const facts: AttemptFacts<Said> = { ...preGate, gates };
+  return { facts, verdict: shape.judge(facts), summary: collector.summary() };
+}

@@ -1,0 +1,30 @@
+import type { AttemptFacts, AttemptShape, PreGateFacts } from './attempt-facts.js';
+import { interpretSignals, parseSignals, type Signals } from './signals.js';
+import { type AttemptInput, judgeAttempt, shouldRunChecks, type Verdict } from './verdict.js';
+
+/**
+ * A story attempt (design principle 2): DONE for this story id, a new
+ * commit, every gate passing and a clean tree.
+ */
+export function storyShape(storyId: string): AttemptShape<Signals, Verdict> {
+  const input = (facts: PreGateFacts<Signals>): Omit<AttemptInput, 'checks'> => ({
+    expectedStoryId: storyId,
+    signals: interpretSignals(facts.said, storyId),
+    agentStop: {
+      stopReason: facts.agent.stopReason,
+      exitCode: facts.agent.exitCode,
+      ...(facts.agent.resultOk !== undefined ? { resultOk: facts.agent.resultOk } : {}),
+    },
+    newCommits: facts.commits,
+    treeClean: facts.dirtyPaths.length === 0,
+    dirtyPaths: facts.dirtyPaths,
+    ...(facts.agent.rateLimit
+      ? { rateLimited: facts.agent.rateLimit.resetsAt ? { resetsAt: facts.agent.rateLimit.resetsAt } : {} }
+      : {}),
+  });
+  return {
+    read: (texts) => parseSignals(texts),
+    wantsGates: (facts) => shouldRunChecks(input(facts)),
+    judge: (facts: AttemptFacts<Signals>) => judgeAttempt({ ...input(facts), checks: facts.gates }),
+  };
+}
