@@ -232,6 +232,8 @@ async function iterate(ctx: RunContext, initial: RunState, resumed: boolean): Pr
       kind: verdict.kind,
       now: ctx.now(),
       park,
+      // The retry prompt shows the failing check's own words, not just its exit code.
+      ...(verdict.gateOutputTail ? { gateOutputTail: verdict.gateOutputTail } : {}),
     });
     await saveState(ctx, state);
     ctx.emit({

@@ -83,12 +83,15 @@ describe('ralph run with Claude Code', () => {
     ]);
   });
 
-  it('rejects a pass whose gate fails, and feeds the gate output to the retry', async () => {
+  it("rejects a pass whose gate fails, and the retry request carries the failing check's output", async () => {
+    // The check's words live only in its output, never in the command line the prompt lists.
+    const check =
+      'grep -q hello greet.txt && exit 0\necho "gate says: greet.txt holds $(cat greet.txt)"\nexit 1\n';
     project = await createLoopProject(
       {
         'prd.json': prdJson(THREE.slice(0, 1)),
-        '.ralph/config.yaml':
-          'checks:\n  - "grep -q hello greet.txt || (echo greet.txt lacks hello; exit 1)"\n',
+        'check.sh': check,
+        '.ralph/config.yaml': 'checks:\n  - "sh check.sh"\n',
       },
       {
         'US-001': [
@@ -99,9 +102,17 @@ describe('ralph run with Claude Code', () => {
     );
     const result = await project.run(['prd.json', '--headless', '--no-worktree']);
     expect(result.exitCode).toBe(0);
-    const prompts = project.stories.prompts('US-001');
-    expect(prompts).toHaveLength(2);
-    expect(prompts[1]).toContain('greet.txt lacks hello');
+    // What the model server received, not what ralph meant to send.
+    const firstTurns = project.server.modelCalls().filter((call) => call.turn === 0);
+    const retry = firstTurns.filter((call) => call.prompt.includes('Previous attempt failed'));
+    expect(retry.length).toBeGreaterThan(0);
+    for (const call of retry) {
+      const received = JSON.stringify(call.body).includes('gate says: greet.txt holds goodbye');
+      expect(received, 'the retry request lacks the check output').toBe(true);
+    }
+    expect(retry[0]?.prompt).toMatch(
+      /Output of the failing check[\s\S]*\$ sh check\.sh\n[\s\S]*gate says: greet\.txt holds goodbye/,
+    );
     // Exactly one feat commit: the failed attempt's commit was rolled back.
     expect(await featSubjects(project.repo)).toEqual(['feat: US-001 - Add greeting']);
     expect(await project.read('greet.txt')).toBe('hello\n');
