@@ -1,4 +1,5 @@
 import { execa } from 'execa';
+import { formatUsd as money } from '../core/money.js';
 
 export interface PullRequestStory {
   id: string;
@@ -11,7 +12,6 @@ export const pullRequestTitle = (name: string, project: string): string => `feat
 
 const cell = (text: string): string =>
   text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-const money = (usd: number): string => `$${usd.toFixed(2)}`;
 
 /** The pull request description: the stories the loop verified, with attempts and cost. */
 export function pullRequestBody(input: {

@@ -1,3 +1,4 @@
+import { formatUsd as money } from '../core/money.js';
 import { describeHookEvent } from '../loop/hooks-text.js';
 import { describeEvent } from '../ui/plain-reporter.js';
 import type { GoalEvent } from './events.js';
@@ -9,7 +10,6 @@ export interface GoalReporterOptions {
 }
 
 const clock = (date = new Date()): string => date.toISOString().slice(11, 19);
-const money = (usd: number): string => `$${usd.toFixed(2)}`;
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`;
 
 /** Turns the goal loop's events into timestamped human-readable lines. */

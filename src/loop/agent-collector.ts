@@ -26,9 +26,14 @@ export function collectAgentRun(forward: (event: AgentEvent) => void) {
           texts.push(event.text);
           break;
         case 'usage':
+          // Tokens read from and written to the prompt cache are input the model took in, and paid for.
           usage = {
             costUsd: usage.costUsd + (event.costUsd ?? 0),
-            inputTokens: usage.inputTokens + event.inputTokens + (event.cacheReadTokens ?? 0),
+            inputTokens:
+              usage.inputTokens +
+              event.inputTokens +
+              (event.cacheReadTokens ?? 0) +
+              (event.cacheWriteTokens ?? 0),
             outputTokens: usage.outputTokens + event.outputTokens,
           };
           break;

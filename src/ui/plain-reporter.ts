@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../agents/agent-event.js';
+import { formatUsd as money } from '../core/money.js';
 import type { LoopEvent } from '../loop/events.js';
 import { describeHookEvent } from '../loop/hooks-text.js';
 
@@ -9,7 +10,6 @@ export interface PlainReporterOptions {
 }
 
 const clock = (date = new Date()): string => date.toISOString().slice(11, 19);
-const money = (usd: number): string => `$${usd.toFixed(2)}`;
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`;
 
 /** Turns the engine's events into timestamped human-readable lines. */

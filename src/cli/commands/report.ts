@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { ExitCode } from '../../core/errors.js';
+import { formatUsd as money } from '../../core/money.js';
 import { type RunState, readRunState } from '../../state/run-state.js';
 import { openTaskContext } from '../task-context.js';
 
@@ -61,8 +62,6 @@ function totalsOf(run: RunState | null) {
     costUsd: run?.totals.costUsd ?? 0,
   };
 }
-
-const money = (usd: number): string => `$${usd.toFixed(2)}`;
 
 function duration(ms: number): string {
   const s = Math.round(ms / 1000);

@@ -1,5 +1,6 @@
 import { join, relative } from 'node:path';
 import { ExitCode } from '../../core/errors.js';
+import { formatUsd } from '../../core/money.js';
 import { selectNextStory } from '../../core/select.js';
 import type { Story } from '../../core/types.js';
 import { type RunState, readRunState } from '../../state/run-state.js';
@@ -47,7 +48,7 @@ export async function statusCommand(target: string | undefined, opts: { json?: b
   if (run) {
     const t = run.totals;
     console.log(
-      `run: ${t.iterations} iteration${t.iterations === 1 ? '' : 's'}, $${t.costUsd.toFixed(2)}, ${t.inputTokens + t.outputTokens} tokens${run.stop ? `, stopped: ${run.stop.reason}` : ''}`,
+      `run: ${t.iterations} iteration${t.iterations === 1 ? '' : 's'}, ${formatUsd(t.costUsd)}, ${t.inputTokens + t.outputTokens} tokens${run.stop ? `, stopped: ${run.stop.reason}` : ''}`,
     );
   }
   return ExitCode.Success;

@@ -1,6 +1,7 @@
 /** Short human figures for a terminal: `$0.42`, `3m 05s`. */
+import { formatUsd } from '../../../core/money.js';
 
-export const money = (usd: number): string => `$${usd.toFixed(2)}`;
+export const money = formatUsd;
 
 export function duration(ms: number): string {
   const total = Math.max(0, Math.floor(ms / 1000));
