@@ -2,6 +2,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { wouldExceedCost } from '../core/budget.js';
 import { ExitCode } from '../core/errors.js';
+import { allDoneMessage } from '../core/scope-summary.js';
 import { remainingStories, selectNextStory } from '../core/select.js';
 import type { Prd } from '../core/types.js';
 import { ensureRalphGitignore } from '../state/gitignore.js';
@@ -98,6 +99,7 @@ async function iterate(ctx: RunContext, initial: RunState, resumed: boolean): Pr
       prd: ctx.source.path,
     });
   let iterations = 0;
+  const passedThisRun = new Set<string>();
   let rateLimitStreak = 0;
   const agents = [ctx.agent, ...(ctx.fallbackAgents ?? [])];
   let agentIndex = 0;
@@ -128,7 +130,8 @@ async function iterate(ctx: RunContext, initial: RunState, resumed: boolean): Pr
     prd = await readTaskFile(ctx);
     const parked = new Set(Object.entries(state.stories).flatMap(([id, s]) => (s.parked ? [id] : [])));
     const selection = selectNextStory(prd.stories, { ...scope, parked });
-    if (selection.kind === 'all-done') return finish('all-done', ExitCode.Success, 'all stories passed');
+    if (selection.kind === 'all-done')
+      return finish('all-done', ExitCode.Success, allDoneMessage(prd.stories, scope, passedThisRun));
     if (selection.kind === 'blocked') {
       const waiting = selection.waiting.map((w) =>
         w.parked ? `${w.id} (parked)` : `${w.id} (waits on ${w.waitingOn.join(', ')})`,
@@ -204,6 +207,7 @@ async function iterate(ctx: RunContext, initial: RunState, resumed: boolean): Pr
         summary: result.summary,
         learnings: result.signals.learn,
       });
+      passedThisRun.add(story.id);
       ctx.emit({
         type: 'story-passed',
         iteration: state.iteration,

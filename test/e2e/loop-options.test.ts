@@ -111,6 +111,11 @@ describe('ralph run options', () => {
     const only = await project.run(['prd.json', '--headless', '--no-worktree', '--story', 'US-002']);
     expect(only.exitCode).toBe(0);
     expect(await featSubjects(project.repo)).toEqual(['feat: US-002 - Add farewell']);
+    // It says what happened to the story asked for, not that every story passed.
+    expect(only.stdout).not.toContain('all stories passed');
+    expect(only.stdout).toMatch(
+      /US-002 passed; 1 other story is still to do \(left out by --story\) — 1\/2 passed/,
+    );
     const limited = await project.run([
       'prd.json',
       '--headless',
