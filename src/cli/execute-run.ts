@@ -82,6 +82,7 @@ export async function executeRun(
     ...(run.steering ? { steering: run.steering } : {}),
     emit: run.emit,
     ...(opts.allowDirty ? { allowDirty: true } : {}),
+    ...(workspace.environment ? { environment: workspace.environment } : {}),
   });
   const push = opts.push ?? config.onComplete.push;
   const createPR = opts.pr ?? config.onComplete.createPR;

@@ -364,6 +364,31 @@ Output of the failing check (last lines):
 5. Never edit the task file ({{taskFilePath}}), the progress file ({{progressFilePath}}) or anything under \`.ralph/\`. The tool records the story's status and your learnings itself.
 6. Stay on the current branch. Do not push, and do not amend, rebase or reset commits that existed before you started.
 
+{{#if practices}}
+
+## How to work
+{{/if}}
+{{#if practice.testFirst}}
+
+Test first: for each acceptance criterion, write a test and see it fail (red), make it pass with the simplest change (green), then clean up with the tests still passing (refactor).
+{{/if}}
+{{#if practice.visualCheck}}
+
+Visual and UI changes: check the result as a user would see it, with a screenshot or in a browser. If this environment cannot do that (no browser, no display), say so and why in your final message.
+{{/if}}
+{{#if practice.agentsMd}}
+
+Patterns for later: if you learned something reusable about this codebase (a pattern, a convention, a gotcha), add it to the AGENTS.md in the directory it applies to, among those you changed (create the file if there is none), and commit it with the story. Coding agents read these files on their own; keep them to lasting knowledge, not a log of this story.
+{{/if}}
+{{#if environment}}
+
+## Setup output in this checkout
+
+The worktree's setup command ({{environment.command}}) made these; they are its environment, not your work:
+{{environment.paths}}
+Git is told to leave them alone here (changed tracked files are marked skip-worktree, new files are ignored), so \`git add -A\` does not pick them up and they are never committed. If the story itself must change one of those tracked files, run \`git update-index --no-skip-worktree <file>\` before you commit it.
+{{/if}}
+
 ## When you finish
 
 Write one of these on a line of its own in your final message, as plain text (not in a code block or backticks, where it is ignored):

@@ -209,6 +209,44 @@ describe('buildStoryPrompt with the default template', () => {
   });
 });
 
+describe('buildStoryPrompt prompt switches and setup output', () => {
+  const all = { agentsMd: true, testFirst: true, visualCheck: true };
+  const none = { agentsMd: false, testFirst: false, visualCheck: false };
+
+  it('adds each switched-on practice, and no section at all when every switch is off', () => {
+    const on = buildStoryPrompt({ ...input, practices: all });
+    expect(on).toContain('## How to work');
+    expect(on).toMatch(/Test first: .*\(red\).*\(green\).*\(refactor\)/);
+    expect(on).toMatch(/with a screenshot or in a browser.*If this environment cannot/s);
+    expect(on).toMatch(/add it to the AGENTS\.md in the directory it applies to/);
+    const off = buildStoryPrompt({ ...input, practices: none });
+    expect(off).not.toContain('## How to work');
+    expect(off).not.toMatch(/AGENTS\.md|screenshot|Test first/);
+    expect(off).not.toMatch(/\n{3,}/);
+  });
+
+  it('shows only the practices switched on', () => {
+    const tdd = buildStoryPrompt({ ...input, practices: { ...none, testFirst: true } });
+    expect(tdd).toContain('Test first');
+    expect(tdd).not.toMatch(/AGENTS\.md|screenshot/);
+  });
+
+  it('names what the worktree setup made, and how to change such a file on purpose', () => {
+    const text = buildStoryPrompt({
+      ...input,
+      environment: { command: 'npm install', paths: ['package-lock.json', 'dist/'] },
+    });
+    expect(text).toContain('## Setup output in this checkout');
+    expect(text).toContain('(`npm install`)');
+    expect(text).toContain('- `package-lock.json`\n- `dist/`');
+    expect(text).toContain('git update-index --no-skip-worktree');
+    expect(buildStoryPrompt(input)).not.toContain('Setup output');
+    expect(buildStoryPrompt({ ...input, environment: { command: 'x', paths: [] } })).not.toContain(
+      'Setup output',
+    );
+  });
+});
+
 describe('buildStoryPrompt with a custom template', () => {
   it('fails on a typo in the template', () => {
     expect(() => buildStoryPrompt({ ...input, template: 'Do {{story.titel}}' })).toThrow(TemplateError);

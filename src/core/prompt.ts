@@ -165,6 +165,16 @@ export interface StoryPromptInput {
   retry?: RetryContext;
   taskFilePath: string;
   progressFilePath: string;
+  /** Guidance switched on in the config (`prompt:`). */
+  practices?: Partial<PromptPractices>;
+  /** What the worktree's setup command made, which git leaves alone there. */
+  environment?: { command: string; paths: readonly string[] };
+}
+
+export interface PromptPractices {
+  agentsMd: boolean;
+  testFirst: boolean;
+  visualCheck: boolean;
 }
 
 /** The commit subject the agent is told to use. */
@@ -178,8 +188,9 @@ const MAX_GATE_OUTPUT = 8000;
  * rendered as Markdown bullet lists; `retry.gateOutput` as a fenced block.
  */
 export function storyPromptValues(input: Omit<StoryPromptInput, 'template'>): Record<string, TemplateValue> {
-  const { story, prd, retry } = input;
+  const { story, prd, retry, environment } = input;
   const gate = retry?.gateOutputTail?.replace(ANSI, '').trimEnd() ?? '';
+  const practice = { agentsMd: false, testFirst: false, visualCheck: false, ...input.practices };
   return {
     project: prd.project,
     'prd.name': prd.name,
@@ -200,6 +211,13 @@ export function storyPromptValues(input: Omit<StoryPromptInput, 'template'>): Re
     'retry.maxAttempts': retry ? String(retry.maxAttempts) : '',
     'retry.reason': retry?.reason.trim() ?? '',
     'retry.gateOutput': gate === '' ? '' : fenced(gate.slice(-MAX_GATE_OUTPUT)),
+    practices: practice.agentsMd || practice.testFirst || practice.visualCheck,
+    'practice.agentsMd': practice.agentsMd,
+    'practice.testFirst': practice.testFirst,
+    'practice.visualCheck': practice.visualCheck,
+    environment: environment !== undefined && environment.paths.length > 0,
+    'environment.command': environment ? inlineCode(environment.command) : '',
+    'environment.paths': bullets((environment?.paths ?? []).map(inlineCode)),
   };
 }
 

@@ -29,7 +29,8 @@ export class GitError extends RalphError {
       `git ${args.join(' ')} failed${gitExitCode === null ? '' : ` (exit ${gitExitCode})`}${detail[0] ? `: ${detail[0]}` : ''}`,
       'git',
       ExitCode.WorkLeft,
-      detail,
+      // The first line is already in the message.
+      detail.slice(1),
     );
     this.name = 'GitError';
   }

@@ -1,17 +1,15 @@
-import { relative } from 'node:path';
 import { runAttempt } from '../attempt/run-attempt.js';
-import { buildStoryPrompt } from '../core/prompt.js';
 import type { Signals } from '../core/signals.js';
 import { storyShape } from '../core/story-shape.js';
 import type { Story } from '../core/types.js';
 import type { Verdict } from '../core/verdict.js';
 import type { CommitInfo } from '../git/index.js';
 import { iterationLogPath } from '../state/layout.js';
-import { readCodebasePatterns, readProgress } from '../state/progress.js';
-import type { Failure, RunState } from '../state/run-state.js';
+import type { RunState } from '../state/run-state.js';
 import { addUsage, startAttempt, storyRun } from '../state/run-state-update.js';
 import type { AgentSetup, RunContext } from './context.js';
 import { saveState } from './state-io.js';
+import { storyPromptFor } from './story-prompt.js';
 import { isToolFile, toolPaths } from './tool-files.js';
 
 export interface AttemptResult {
@@ -41,7 +39,12 @@ export async function runStoryAttempt(
 ): Promise<AttemptResult> {
   const previous = storyRun(state, story.id);
   const attempt = previous.attempts + 1;
-  const prompt = await promptFor(ctx, story, attempt, previous.lastFailure);
+  const prompt = await storyPromptFor(
+    { ...ctx, maxRetries: ctx.limits.maxRetries },
+    story,
+    attempt,
+    previous.lastFailure,
+  );
   let next = state;
   let costUsd = 0;
   const iteration = () => next.iteration;
@@ -111,32 +114,4 @@ export async function runStoryAttempt(
     costUsd,
     ...(facts.agent.rateLimit ? { rateLimit: facts.agent.rateLimit } : {}),
   };
-}
-
-async function promptFor(ctx: RunContext, story: Story, attempt: number, last?: Failure): Promise<string> {
-  const progress = await readProgress(ctx.progressPath);
-  const prd = await ctx.source.read();
-  return buildStoryPrompt({
-    template: ctx.promptTemplate,
-    story,
-    prd: {
-      name: ctx.name,
-      project: prd.ok ? prd.prd.project : ctx.name,
-      ...(prd.ok && prd.prd.description ? { description: prd.prd.description } : {}),
-    },
-    codebasePatterns: readCodebasePatterns(progress),
-    checks: ctx.config.checks,
-    ...(attempt > 1 && last
-      ? {
-          retry: {
-            attempt,
-            maxAttempts: ctx.limits.maxRetries,
-            reason: last.reason,
-            ...(last.gateOutputTail ? { gateOutputTail: last.gateOutputTail } : {}),
-          },
-        }
-      : {}),
-    taskFilePath: relative(ctx.cwd, ctx.source.path) || ctx.source.path,
-    progressFilePath: relative(ctx.cwd, ctx.progressPath) || ctx.progressPath,
-  });
 }

@@ -3,6 +3,7 @@ import type { TaskSource } from '../sources/task-source.js';
 import type { Config } from '../state/config.js';
 import type { RunPaths } from '../state/layout.js';
 import type { LoopEventSink } from './events.js';
+import type { SetupEnvironment } from './worktree-setup.js';
 
 export interface AgentSetup {
   adapter: AgentAdapter;
@@ -47,6 +48,8 @@ export interface LoopOptions {
   emit: LoopEventSink;
   /** Stash the user's uncommitted changes instead of refusing to start (`--allow-dirty`). */
   allowDirty?: boolean;
+  /** What the worktree's setup command made there: named in the prompt as environment, not work. */
+  environment?: SetupEnvironment;
   /** Steering while the loop runs (the TUI's `+`/`-`); read before every iteration. */
   steering?: LoopSteering;
   now?: () => Date;

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RalphError, UsageError } from '../core/errors.js';
@@ -206,6 +206,54 @@ describe('workspaceMode', () => {
     expect(workspaceMode({ worktree: false }, true)).toBe('in-place');
     expect(workspaceMode({ worktree: false, branch: 'x' }, true)).toBe('branch');
     expect(workspaceMode({ branch: 'x' }, true)).toBe('worktree');
+  });
+});
+
+describe('worktree setup output is the worktree environment', () => {
+  it('hides changed and created paths in that worktree, keeping the user excludes file', async () => {
+    repo = await project({ committed: true });
+    await repo.commit('lock file', { 'lock.json': '{}\n' });
+    const userExcludes = path.join(repo.dir, '..', `${path.basename(repo.dir)}-excludes`);
+    await writeFile(userExcludes, '*.swp\n');
+    await repo.git('config', 'core.excludesFile', userExcludes);
+    const setup = 'echo changed > lock.json && mkdir -p out && touch out/a out/b && git add out/a';
+    const ws = await prepareWorkspace(opts(repo, { setup }));
+    expect(ws.environment).toEqual({ command: setup, changed: ['lock.json'], created: ['out/'] });
+    expect(await statusPorcelain(ws.cwd)).toEqual([]);
+    // The user's own patterns still apply there; a new file is still seen.
+    await writeFile(path.join(ws.cwd, 'notes.swp'), 'x');
+    await writeFile(path.join(ws.cwd, 'new.txt'), 'x');
+    expect((await statusPorcelain(ws.cwd)).map((e) => e.path)).toEqual(['new.txt']);
+    expect(await readFile(path.join(ws.cwd, 'lock.json'), 'utf8')).toBe('changed\n');
+    // The main checkout sees its own out/ as before.
+    await repo.write('out/mine', 'x');
+    expect((await statusPorcelain(repo.dir)).map((e) => e.path)).toEqual(['out/mine']);
+  });
+
+  it('hides what a failed setup left, so the rerun starts clean; a reuse still knows the environment', async () => {
+    repo = await project({ committed: true });
+    await repo.commit('lock file', { 'lock.json': '{}\n' });
+    await expect(
+      prepareWorkspace(opts(repo, { setup: 'mkdir -p cache && touch cache/x && exit 4' })),
+    ).rejects.toThrow(/setup failed \(exit 4\)/);
+    const ok = await prepareWorkspace(opts(repo, { setup: 'touch built.txt' }));
+    expect(ok.environment).toEqual({
+      command: 'touch built.txt',
+      changed: [],
+      created: ['built.txt', 'cache/'],
+    });
+    expect(await statusPorcelain(ok.cwd)).toEqual([]);
+    const again = await prepareWorkspace(opts(repo, { setup: 'touch built.txt' }));
+    expect(again.setupOutput).toBeUndefined();
+    expect(again.environment).toEqual(ok.environment);
+  });
+
+  it('leaves git alone when setup writes nothing', async () => {
+    repo = await project({ committed: true });
+    await repo.commit('lock file', { 'lock.json': '{}\n' });
+    const ws = await prepareWorkspace(opts(repo, { setup: 'echo nothing to do' }));
+    expect(ws.environment).toBeUndefined();
+    expect(await repo.git('config', '--get-regexp', '^includeif\\.').catch(() => '')).toBe('');
   });
 });
 

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
-import { cp, readdir, writeFile } from 'node:fs/promises';
+import { cp, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { execa } from 'execa';
 import { ExitCode, RalphError, UsageError } from '../core/errors.js';
 import type { Prd } from '../core/types.js';
 import {
@@ -14,10 +13,11 @@ import {
 } from '../git/branches.js';
 import { fileAtRevision } from '../git/file-at-revision.js';
 import { commitPaths, currentBranch, headSha, validateBranchName } from '../git/index.js';
-import { addWorktree, findWorktree, listWorktrees, pruneWorktrees, worktreeGitDir } from '../git/worktree.js';
+import { addWorktree, findWorktree, listWorktrees, pruneWorktrees } from '../git/worktree.js';
 import { archiveIfBranchChanged } from '../state/archive.js';
 import { ensureRalphGitignore } from '../state/gitignore.js';
 import { worktreeDir } from '../state/layout.js';
+import { type SetupEnvironment, setupOnce } from './worktree-setup.js';
 
 export type WorkspaceMode = 'worktree' | 'branch' | 'in-place';
 
@@ -57,6 +57,8 @@ export interface Workspace {
   /** A worktree or branch was made by this call. */
   created: boolean;
   setupOutput?: string;
+  /** What the worktree's setup command made, kept out of git's view there. */
+  environment?: SetupEnvironment;
   /** The live task file and progress file: inside the worktree when there is one. */
   taskPath: string;
   progressPath: string;
@@ -207,7 +209,7 @@ async function inWorktree(options: WorkspaceOptions, branch: string): Promise<Wo
   }
   const live = paths(options, dir);
   await bringTaskFiles(options, live, { overwrite: newBranch, emit });
-  const setupOutput = await setupOnce(dir, options.setup ?? null, emit);
+  const setup = await setupOnce(dir, options.setup ?? null, emit);
   return {
     ...live,
     mode: 'worktree',
@@ -215,7 +217,8 @@ async function inWorktree(options: WorkspaceOptions, branch: string): Promise<Wo
     branch,
     base,
     created,
-    ...(setupOutput === null ? {} : { setupOutput }),
+    ...(setup.output === null ? {} : { setupOutput: setup.output }),
+    ...(setup.environment === null ? {} : { environment: setup.environment }),
   };
 }
 
@@ -268,52 +271,3 @@ async function bringTaskFiles(
   // An identical copy (the file was committed on the base branch) changes nothing and is not news.
   if (commit !== null) how.emit?.({ type: 'task-file-copied', paths: copied, commit });
 }
-
-/** Runs `setup` unless it already succeeded in this worktree; the mark lives in the worktree's git folder. */
-async function setupOnce(
-  dir: string,
-  setup: string | null,
-  emit: WorkspaceOptions['emit'],
-): Promise<string | null> {
-  if (setup === null || setup.trim() === '') return null;
-  const mark = path.join(await worktreeGitDir(dir), 'ralph-setup-done');
-  if (existsSync(mark)) return null;
-  emit?.({ type: 'setup-started', command: setup, cwd: dir });
-  const result = await runSetup(dir, setup);
-  emit?.({
-    type: 'setup-finished',
-    command: setup,
-    exitCode: result.exitCode,
-    durationMs: result.durationMs,
-    outputTail: result.tail,
-  });
-  if (result.exitCode !== 0) {
-    throw new RalphError(
-      `worktree setup failed (exit ${result.exitCode}): ${setup}`,
-      'setup-failed',
-      ExitCode.WorkLeft,
-      [...result.tail.split('\n'), `it runs again on the next \`ralph run\` in ${dir}`],
-    );
-  }
-  await writeFile(mark, `${setup}\n`);
-  return result.output;
-}
-
-interface SetupResult {
-  exitCode: number;
-  durationMs: number;
-  output: string;
-  tail: string;
-}
-
-/** `sh -c <setup>`: the command is the user's own config, not task-file data, so a shell is right here. */
-async function runSetup(cwd: string, command: string): Promise<SetupResult> {
-  const started = Date.now();
-  const result = await execa('sh', ['-c', command], { cwd, all: true, reject: false, stdin: 'ignore' });
-  const output = typeof result.all === 'string' ? result.all : '';
-  const exitCode = typeof result.exitCode === 'number' ? result.exitCode : 127;
-  const tail = output.trimEnd().split('\n').slice(-SETUP_TAIL_LINES).join('\n');
-  return { exitCode, durationMs: Date.now() - started, output, tail };
-}
-
-const SETUP_TAIL_LINES = 30;

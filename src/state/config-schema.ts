@@ -67,7 +67,19 @@ export const ConfigSchema = z.strictObject({
     .strictObject({ bell: z.boolean().default(true), desktop: z.boolean().default(false) })
     .prefault({}),
   hooks: HooksSchema.default(() => []),
+  /** Guidance switched into the story prompt. */
+  prompt: z
+    .strictObject({
+      /** Reusable patterns go into AGENTS.md in the directories the story touched (snarktank's ralph). */
+      agentsMd: z.boolean().default(true),
+      /** Red, green, refactor: a failing test first for each criterion (Melliza). */
+      testFirst: z.boolean().default(false),
+      /** Visual or UI changes checked by screenshot or browser, or a note of why not (Melliza). */
+      visualCheck: z.boolean().default(false),
+    })
+    .prefault({}),
 });
 export type Config = z.output<typeof ConfigSchema>;
+export type PromptSwitches = Config['prompt'];
 
 export const defaultConfig = (): Config => ConfigSchema.parse({});

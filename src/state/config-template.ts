@@ -80,5 +80,16 @@ notifications:
 #     parallel: false      # true: run in the background without blocking the next iteration
 #     enabled: true
 hooks: []
+
+# Guidance added to the story prompt (see it with \`ralph run --dry-run\`).
+prompt:
+  # Put reusable patterns and gotchas into AGENTS.md in the directories the story touched,
+  # which coding agents read on their own.
+  agentsMd: true
+  # Work test-first: a failing test for each acceptance criterion (red), the simplest change
+  # that passes it (green), then clean up (refactor).
+  testFirst: false
+  # Check visual or UI changes with a screenshot or in a browser, or say why this environment cannot.
+  visualCheck: false
 `;
 }

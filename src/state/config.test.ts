@@ -27,6 +27,7 @@ describe('parseConfig', () => {
       onComplete: { push: false, createPR: false },
       notifications: { bell: true, desktop: false },
       hooks: [],
+      prompt: { agentsMd: true, testFirst: false, visualCheck: false },
     });
   });
 

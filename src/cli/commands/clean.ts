@@ -4,6 +4,7 @@ import { ExitCode, RalphError, UsageError } from '../../core/errors.js';
 import { defaultBranch, deleteBranch, isMergedInto, ralphBranch } from '../../git/branches.js';
 import { currentBranch, statusPorcelain } from '../../git/index.js';
 import { pruneWorktrees, removeWorktree } from '../../git/worktree.js';
+import { worktreeExcludesForgetter } from '../../git/worktree-environment.js';
 import { findProjectRoot } from '../../state/project-root.js';
 import { findWorkspaceTarget, refuseWhileRunning } from './merge.js';
 
@@ -70,7 +71,9 @@ export async function cleanCommand(
     await pruneWorktrees(root);
     console.log(`forgot the worktree ${worktree.path} (its folder was already gone)`);
   } else if (worktree) {
+    const forgetExcludes = await worktreeExcludesForgetter(worktree.path);
     await removeWorktree(root, worktree.path, { force });
+    await forgetExcludes(root);
     console.log(`removed the worktree ${worktree.path}`);
   } else if (stray) {
     await rm(target.dir, { recursive: true, force: true });

@@ -1,13 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { STORY_PROMPT } from '../../core/embedded-prompts.js';
-import { ExitCode, UsageError } from '../../core/errors.js';
-import { buildStoryPrompt } from '../../core/prompt.js';
-import { selectNextStory } from '../../core/select.js';
+import { UsageError } from '../../core/errors.js';
 import type { LoopEvent } from '../../loop/events.js';
 import { loadConfigOrThrow } from '../../state/config.js';
-import { readCodebasePatterns, readProgress } from '../../state/progress.js';
 import { createPlainReporter } from '../../ui/plain-reporter.js';
+import { dryRun } from '../dry-run.js';
 import { openLog } from '../event-log-file.js';
 import { executeRun } from '../execute-run.js';
 import { openTaskContext } from '../task-context.js';
@@ -29,37 +27,7 @@ export async function runCommand(target: string | undefined, opts: RunOptions): 
   }
   const promptTemplate = loadPromptTemplate(ctx.root);
 
-  if (opts.dryRun) {
-    const selection = selectNextStory(ctx.prd.stories, {
-      onlyStoryId: opts.story,
-      resumeFromId: opts.resumeFrom,
-    });
-    if (selection.kind !== 'story') {
-      console.log(
-        selection.kind === 'all-done'
-          ? 'nothing to do: every story in scope has passed'
-          : 'every remaining story is blocked',
-      );
-      return ExitCode.Success;
-    }
-    const progress = await readProgress(ctx.target.progressPath);
-    console.log(
-      buildStoryPrompt({
-        template: promptTemplate,
-        story: selection.story,
-        prd: {
-          name: ctx.target.name,
-          project: ctx.prd.project,
-          ...(ctx.prd.description ? { description: ctx.prd.description } : {}),
-        },
-        codebasePatterns: readCodebasePatterns(progress),
-        checks: config.checks,
-        taskFilePath: ctx.target.taskPath,
-        progressFilePath: ctx.target.progressPath,
-      }),
-    );
-    return ExitCode.Success;
-  }
+  if (opts.dryRun) return dryRun(ctx, config, opts, promptTemplate);
 
   const stop = new AbortController();
   const kill = new AbortController();

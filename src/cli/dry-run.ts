@@ -1,0 +1,47 @@
+import { ExitCode } from '../core/errors.js';
+import { selectNextStory } from '../core/select.js';
+import { storyPromptFor } from '../loop/story-prompt.js';
+import { openTaskSource } from '../sources/load-task-source.js';
+import type { Config } from '../state/config.js';
+import type { RunOptions } from './commands/run-options.js';
+import type { TaskContext } from './task-context.js';
+
+/**
+ * `ralph run --dry-run`: the prompt the next story would get, on stdout, and
+ * which of the config's prompt switches shaped it, on stderr. Runs nothing.
+ */
+export async function dryRun(
+  ctx: TaskContext,
+  config: Config,
+  opts: Pick<RunOptions, 'story' | 'resumeFrom' | 'maxRetries'>,
+  promptTemplate: string,
+): Promise<number> {
+  const selection = selectNextStory(ctx.prd.stories, {
+    onlyStoryId: opts.story,
+    resumeFromId: opts.resumeFrom,
+  });
+  if (selection.kind !== 'story') {
+    console.log(
+      selection.kind === 'all-done'
+        ? 'nothing to do: every story in scope has passed'
+        : 'every remaining story is blocked',
+    );
+    return ExitCode.Success;
+  }
+  const prompt = await storyPromptFor(
+    {
+      cwd: ctx.root,
+      name: ctx.target.name,
+      source: openTaskSource(ctx.livePath),
+      progressPath: ctx.target.progressPath,
+      promptTemplate,
+      config,
+      maxRetries: opts.maxRetries ?? config.limits.maxRetries,
+    },
+    selection.story,
+  );
+  process.stdout.write(prompt);
+  const switches = Object.entries(config.prompt).map(([name, on]) => `${name} ${on ? 'on' : 'off'}`);
+  console.error(`prompt switches (prompt: in .ralph/config.yaml): ${switches.join(', ')}`);
+  return ExitCode.Success;
+}
