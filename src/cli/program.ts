@@ -17,12 +17,19 @@ import { statusCommand } from './commands/status.js';
 import { validateCommand } from './commands/validate.js';
 import { VERSION } from './version.js';
 
+const unknownCommand = (name: string): UsageError =>
+  new UsageError(`unknown command '${name}'`, ['`ralph help` lists the commands']);
+
 /** The command tree. Each action sets process.exitCode or throws a RalphError. */
 export function buildProgram(): Command {
   const program = new Command('ralph')
     .description('Run AI coding agents in a Ralph loop: one story per fresh agent, verified by the tool.')
+    .usage('[options] [command]')
     .version(VERSION, '-V, --version')
-    .showHelpAfterError('(run with --help for usage)')
+    // The parser's own errors read like every other error: `ralph: …`.
+    .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, 'ralph: ')) })
+    .showHelpAfterError('(run ralph help for usage)')
+    .helpCommand(false)
     .exitOverride();
 
   program
@@ -154,9 +161,20 @@ export function buildProgram(): Command {
     process.exitCode = await runCommand(target, opts);
   });
 
+  program
+    .command('help')
+    .argument('[command]', 'the command to explain')
+    .description('usage of ralph, or of one command')
+    .action((name: string | undefined) => {
+      if (name === undefined) return program.outputHelp();
+      const command = program.commands.find((c) => c.name() === name || c.aliases().includes(name));
+      if (!command) throw unknownCommand(name);
+      command.outputHelp();
+    });
+
   // Bare `ralph` on a terminal opens the TUI on the default PRD, like Chief; elsewhere it explains itself.
   program.argument('[command]').action(async (command: string | undefined) => {
-    if (command !== undefined) throw new UsageError(`unknown command '${command}'`, ['see ralph --help']);
+    if (command !== undefined) throw unknownCommand(command);
     if (process.stdout.isTTY && process.stdin.isTTY) process.exitCode = await runCommand(undefined, {});
     else program.outputHelp();
   });

@@ -16,6 +16,7 @@ import { PROVIDERS } from '../../state/config-schema.js';
 import { runDir, validatePrdName } from '../../state/layout.js';
 import { findProjectRoot } from '../../state/project-root.js';
 import { setUpAgent } from '../agent-setup.js';
+import { requireGitRepository } from '../require-git.js';
 import type { RunOptions } from './run-options.js';
 
 export interface GoalOptions {
@@ -97,6 +98,7 @@ export function addGoalOptions(command: Command): Command {
 
 /** `ralph goal "<goal>"` or `ralph goal --file SPRINT.yaml`. */
 export async function goalCommand(goal: string | undefined, opts: GoalOptions): Promise<number> {
+  await requireGitRepository(process.cwd(), '`ralph goal`');
   const root = await findProjectRoot(process.cwd());
   const config = await loadConfigOrThrow(root);
   const spec = await goalSpec(goal, opts, config, false);

@@ -8,12 +8,14 @@ import { createPlainReporter } from '../../ui/plain-reporter.js';
 import { dryRun } from '../dry-run.js';
 import { openLog } from '../event-log-file.js';
 import { executeRun } from '../execute-run.js';
+import { requireGitRepository } from '../require-git.js';
 import { openTaskContext } from '../task-context.js';
 import { runInTui } from '../tui-session.js';
 import { isGoalFileTarget, runGoalFile } from './goal.js';
 import type { RunOptions } from './run-options.js';
 
 export async function runCommand(target: string | undefined, opts: RunOptions): Promise<number> {
+  await requireGitRepository(process.cwd(), '`ralph run`');
   if (isGoalFileTarget(target)) return runGoalFile(target, opts);
   const ctx = await openTaskContext(target);
   const config = await loadConfigOrThrow(ctx.root);
