@@ -7,3 +7,13 @@ export function statusMark(status: StoryStatus, parked = false): string {
   if (status === 'in-progress') return '●';
   return '○';
 }
+
+/** A span of time as a terminal line shows it: `42s`, `3m 05s`, `2h 10m`. */
+export function duration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  return m < 60
+    ? `${m}m ${String(s % 60).padStart(2, '0')}s`
+    : `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
+}

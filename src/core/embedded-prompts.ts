@@ -367,6 +367,7 @@ Output of the failing check (last lines):
 {{#if practices}}
 
 ## How to work
+
 {{/if}}
 {{#if practice.testFirst}}
 

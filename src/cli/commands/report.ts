@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { ExitCode } from '../../core/errors.js';
 import { formatUsd as money } from '../../core/money.js';
 import { type RunState, readRunState } from '../../state/run-state.js';
+import { duration } from '../format.js';
 import { openTaskContext } from '../task-context.js';
 
 interface ReportRow {
@@ -61,13 +62,4 @@ function totalsOf(run: RunState | null) {
     outputTokens: run?.totals.outputTokens ?? 0,
     costUsd: run?.totals.costUsd ?? 0,
   };
-}
-
-function duration(ms: number): string {
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  return m < 60
-    ? `${m}m${String(s % 60).padStart(2, '0')}s`
-    : `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }

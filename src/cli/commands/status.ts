@@ -3,13 +3,27 @@ import { ExitCode } from '../../core/errors.js';
 import { formatUsd } from '../../core/money.js';
 import { selectNextStory } from '../../core/select.js';
 import type { Story } from '../../core/types.js';
-import { type RunState, readRunState } from '../../state/run-state.js';
-import { statusMark } from '../format.js';
+import { inspectLock } from '../../state/lock.js';
+import { type CurrentAttempt, type RunState, readRunState } from '../../state/run-state.js';
+import { duration, statusMark } from '../format.js';
 import { openTaskContext } from '../task-context.js';
+
+/** The attempt a live run is on: the run state names it, the lock says whether that run is still going. */
+interface Running extends CurrentAttempt {
+  elapsedMs: number;
+  pid: number;
+}
 
 export async function statusCommand(target: string | undefined, opts: { json?: boolean }): Promise<number> {
   const ctx = await openTaskContext(target);
   const run = await readRunState(join(ctx.target.runDir, 'state.json'));
+  const lock = await inspectLock(join(ctx.target.runDir, 'lock'));
+  const running: Running | null =
+    run?.current && lock.kind === 'held' && lock.info
+      ? { ...run.current, elapsedMs: Date.now() - Date.parse(run.current.startedAt), pid: lock.info.pid }
+      : null;
+  // A current attempt with no live run: the last run died mid-attempt, and the next `ralph run` recovers it.
+  const interrupted = running === null && lock.kind !== 'held' ? (run?.current ?? null) : null;
   const parked = new Set(Object.entries(run?.stories ?? {}).flatMap(([id, s]) => (s.parked ? [id] : [])));
   const selection = selectNextStory(ctx.prd.stories, { parked });
   const next = selection.kind === 'story' ? selection.story : null;
@@ -27,6 +41,7 @@ export async function statusCommand(target: string | undefined, opts: { json?: b
           total: ctx.prd.stories.length,
           stories: ctx.prd.stories.map((s) => storyJson(s, run, parked)),
           next: next ? { id: next.id, title: next.title } : null,
+          running,
           run: run ? runJson(run) : null,
         },
         null,
@@ -39,16 +54,30 @@ export async function statusCommand(target: string | undefined, opts: { json?: b
   const shown = relative(process.cwd(), ctx.livePath) || ctx.livePath;
   console.log(`${ctx.target.name}: ${ctx.prd.project} (${shown})`);
   for (const s of ctx.prd.stories) {
-    const mark = statusMark(s.status, parked.has(s.id));
     const attempts = run?.stories[s.id]?.attempts;
+    if (running?.storyId === s.id) {
+      console.log(
+        `  ● ${s.id}  ${s.title}  (attempt ${running.attempt}, running ${duration(running.elapsedMs)})`,
+      );
+      continue;
+    }
     const extra = attempts ? `  (${attempts} attempt${attempts === 1 ? '' : 's'})` : '';
-    console.log(`  ${mark} ${s.id}  ${s.title}${extra}`);
+    console.log(`  ${statusMark(s.status, parked.has(s.id))} ${s.id}  ${s.title}${extra}`);
   }
   console.log(`${done}/${ctx.prd.stories.length} done · next: ${next ? `${next.id} ${next.title}` : 'none'}`);
+  if (running) {
+    console.log(
+      `running: ${running.storyId} attempt ${running.attempt} (iteration ${running.iteration}), for ${duration(running.elapsedMs)}`,
+    );
+  } else if (interrupted) {
+    console.log(
+      `interrupted: the last run stopped during ${interrupted.storyId} attempt ${interrupted.attempt}; \`ralph run\` rolls it back and goes on`,
+    );
+  }
   if (run) {
     const t = run.totals;
     console.log(
-      `run: ${t.iterations} iteration${t.iterations === 1 ? '' : 's'}, ${formatUsd(t.costUsd)}, ${t.inputTokens + t.outputTokens} tokens${run.stop ? `, stopped: ${run.stop.reason}` : ''}`,
+      `run: ${t.iterations} iteration${t.iterations === 1 ? '' : 's'}, ${formatUsd(t.costUsd)}, ${t.inputTokens + t.outputTokens} tokens${run.stop && !running ? `, stopped: ${run.stop.reason}` : ''}`,
     );
   }
   return ExitCode.Success;
