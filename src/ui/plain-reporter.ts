@@ -112,7 +112,10 @@ function describeAgentEvent(event: AgentEvent, verbose: boolean): string | null 
     case 'assistant-text':
       return verbose ? indent(event.text) : null;
     case 'tool-finished':
-      return verbose && event.output ? indent(truncate(event.output, 400)) : null;
+      if (!verbose) return null;
+      if (!event.ok)
+        return `  ✗ tool failed${event.output ? `\n${indent(truncate(event.output, 400))}` : ''}`;
+      return event.output ? indent(truncate(event.output, 400)) : null;
     case 'error':
       return `  agent error (${event.kind}): ${firstLine(event.message)}`;
     case 'garbage':

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fixtureLines, ofType, parseLines } from '../../../test/support/fixture-lines.js';
 import type { AgentEvent } from '../agent-event.js';
@@ -81,5 +82,47 @@ describe('Amp stream parser on hand-made fixtures (documented shapes)', () => {
     expect(events[0]).toEqual({ type: 'usage', inputTokens: 5, outputTokens: 2 });
     expect(parser.parseLine('not json')).toEqual([{ type: 'garbage', line: 'not json' }]);
     expect(parser.parseLine('{"type":"summary"}')).toEqual([{ type: 'unknown', raw: { type: 'summary' } }]);
+  });
+});
+
+// Whole lines of a real `amp -x --stream-json` run, recorded by empathic/toolpath (see the README beside them).
+const recorded = readFileSync(
+  new URL('../../../test/fixtures/peers/empathic-toolpath/amp-stream-lines.jsonl', import.meta.url),
+  'utf8',
+)
+  .split('\n')
+  .filter((line) => line !== '');
+
+describe('Amp stream parser on recorded lines', () => {
+  const events = parseLines(createAmpParser(), recorded);
+  const finished = ofType(events, 'tool-finished');
+  const byId = (id: string) => finished.find((e) => e.id === id);
+
+  it('shows a shell command that exited non-zero as failed, though Amp says is_error: false', () => {
+    const failed = byId('TU-033wt8ohXapDIiGHiONt0i');
+    expect(failed?.ok).toBe(false);
+    expect(failed?.output).toContain('cat: does-not-exist.txt: No such file or directory');
+    expect(failed?.output).toContain('exit code 1');
+  });
+
+  it('keeps successful commands and other tools as succeeded, with the command output readable', () => {
+    expect(byId('TU-033wt94640XN3c8gU8pEAs')).toMatchObject({ ok: true, output: '1\n2\n3\n4\n5\n' });
+    expect(byId('TU-033wt8G1QDArN7WUNr9hLV')?.ok).toBe(true);
+    expect(byId('TU-033wt8uE5ELfpjmBjc9XI3')?.ok).toBe(true);
+    expect(byId('TU-033wt98qSBqjaZRnRiogZ2')).toMatchObject({
+      ok: true,
+      output: '`notes.md` contains **11 words**.',
+    });
+    expect(finished.filter((e) => !e.ok)).toHaveLength(1);
+  });
+
+  it('reads the shell commands as tool calls and the run as a success', () => {
+    expect(ofType(events, 'tool-started').map((e) => [e.name, e.summary])).toEqual([
+      ['shell_command', 'cat notes.md'],
+      ['shell_command', 'cat does-not-exist.txt'],
+      ['apply_patch', expect.any(String)],
+      ['shell_command', 'bash count.sh'],
+    ]);
+    expect(events.at(-1)).toMatchObject({ type: 'result', ok: true, numTurns: 12 });
   });
 });

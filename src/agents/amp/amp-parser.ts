@@ -2,10 +2,11 @@
 import type { StreamParser } from '../adapter.js';
 import type { AgentEvent, ResultEvent, UsageEvent } from '../agent-event.js';
 import { errorEventFromText } from '../classify-error.js';
-import { assistantEvents, userEvents } from '../claude/claude-lines.js';
+import { assistantEvents } from '../claude/claude-lines.js';
 import { assistantLineSchema, systemLineSchema, userLineSchema } from '../claude/claude-schemas.js';
 import { jsonLineParser, typeOf } from '../stream-json.js';
 import { type AmpResult, ampResultSchema, assistantUsageSchema, type MessageUsage } from './amp-schemas.js';
+import { ampUserEvents } from './amp-tool-results.js';
 
 export function usageEvent(usage: MessageUsage, costUsd?: number): UsageEvent {
   const event: UsageEvent = {
@@ -63,7 +64,7 @@ export function createAmpParser(): StreamParser {
       }
       case 'user': {
         const line = userLineSchema.safeParse(raw);
-        return line.success ? userEvents(line.data) : unknown;
+        return line.success ? ampUserEvents(line.data) : unknown;
       }
       case 'result': {
         const line = ampResultSchema.safeParse(raw);
