@@ -1,0 +1,76 @@
+/** scripts/ensure-deps.mjs: when `npm test` and `npm run demo` must install first. */
+import { execFile } from 'node:child_process';
+import { copyFile, mkdir, utimes, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
+
+const SCRIPT = fileURLToPath(new URL('../../scripts/ensure-deps.mjs', import.meta.url));
+const run = promisify(execFile);
+
+let dir = '';
+afterEach(async () => {
+  if (dir) await removeTempDir(dir);
+  dir = '';
+});
+
+const manifest = (deps: Record<string, string>, scripts: Record<string, string> = {}) =>
+  JSON.stringify({ name: 'p', version: '1.0.0', scripts, dependencies: deps });
+const lock = (deps: Record<string, string>) =>
+  JSON.stringify({ name: 'p', lockfileVersion: 3, packages: { '': { name: 'p', dependencies: deps } } });
+
+/** A project whose files were last touched at the given times (seconds since the epoch). */
+async function project(files: { installedAt?: number; lockAt: number; manifestAt: number }, pkg: string) {
+  dir = await makeTempDir('deps');
+  await mkdir(join(dir, 'scripts'));
+  await copyFile(SCRIPT, join(dir, 'scripts', 'ensure-deps.mjs'));
+  await writeFile(join(dir, 'package.json'), pkg);
+  await writeFile(join(dir, 'package-lock.json'), lock({ zod: '^4.0.0' }));
+  await utimes(join(dir, 'package.json'), files.manifestAt, files.manifestAt);
+  await utimes(join(dir, 'package-lock.json'), files.lockAt, files.lockAt);
+  if (files.installedAt !== undefined) {
+    await mkdir(join(dir, 'node_modules'));
+    await writeFile(join(dir, 'node_modules', '.package-lock.json'), '{}');
+    await utimes(join(dir, 'node_modules', '.package-lock.json'), files.installedAt, files.installedAt);
+  }
+}
+
+async function check(): Promise<{ code: number; stderr: string }> {
+  try {
+    await run(process.execPath, [join(dir, 'scripts', 'ensure-deps.mjs'), '--check']);
+    return { code: 0, stderr: '' };
+  } catch (error) {
+    const e = error as { code: number; stderr: string };
+    return { code: e.code, stderr: e.stderr };
+  }
+}
+
+describe('ensure-deps --check', () => {
+  it('wants an install when node_modules is missing', async () => {
+    await project({ lockAt: 100, manifestAt: 100 }, manifest({ zod: '^4.0.0' }));
+    expect(await check()).toEqual({ code: 1, stderr: expect.stringContaining('node_modules is missing') });
+  });
+
+  it('is satisfied by an install newer than the lock file, whatever else changed in package.json', async () => {
+    await project(
+      { installedAt: 200, lockAt: 100, manifestAt: 300 },
+      manifest({ zod: '^4.0.0' }, { t: 'x' }),
+    );
+    expect((await check()).code).toBe(0);
+  });
+
+  it('wants an install when the lock file is newer than node_modules', async () => {
+    await project({ installedAt: 100, lockAt: 200, manifestAt: 100 }, manifest({ zod: '^4.0.0' }));
+    expect(await check()).toEqual({ code: 1, stderr: expect.stringContaining('package-lock.json changed') });
+  });
+
+  it('wants an install when package.json declares dependencies the lock file lacks', async () => {
+    await project(
+      { installedAt: 200, lockAt: 100, manifestAt: 300 },
+      manifest({ zod: '^4.0.0', yaml: '^2' }),
+    );
+    expect(await check()).toEqual({ code: 1, stderr: expect.stringContaining('dependencies') });
+  });
+});
