@@ -19,11 +19,12 @@ afterEach(async () => {
 });
 
 const SETUP = [
-  // A tracked file rewritten, an untracked folder and an untracked file created.
-  'echo \'{"lockfileVersion": 3, "installed": true}\' > package-lock.json',
+  // A real `npm install` rewrites the tracked lock file (an old format); a build writes a folder; a cache file.
+  'npm install --no-audit --no-fund --offline --loglevel=error',
   'mkdir -p build && echo compiled > build/app.js',
   'echo warm > .setup-cache',
 ].join('\n');
+const OLD_LOCK = '{\n  "name": "demo",\n  "version": "1.0.0",\n  "lockfileVersion": 1\n}\n';
 const CHECK = 'grep -q hello greet.txt && exit 0\necho "greet.txt holds $(cat greet.txt)"\nexit 1\n';
 const ENVIRONMENT = ['package-lock.json', 'build/', '.setup-cache'];
 
@@ -34,7 +35,8 @@ describe('worktree setup output', () => {
         '.ralph/.gitignore': 'runs/\nworktrees/\n',
         '.ralph/config.yaml': 'worktree:\n  setup: "sh setup.sh"\nchecks:\n  - "sh check.sh"\n',
         '.ralph/prds/demo/prd.json': prdJson([{ id: 'US-001', title: 'Add greeting' }]),
-        'package-lock.json': '{"lockfileVersion": 3}\n',
+        'package.json': '{ "name": "demo", "version": "1.0.0", "private": true }\n',
+        'package-lock.json': OLD_LOCK,
         'setup.sh': `${SETUP}\n`,
         'check.sh': CHECK,
       },
@@ -61,7 +63,7 @@ describe('worktree setup output', () => {
 
     // Setup's output is still there after the rollback, and the worktree reads as clean.
     const worktree = join(repo.dir, '.ralph', 'worktrees', 'demo');
-    expect(await readFile(join(worktree, 'package-lock.json'), 'utf8')).toContain('"installed": true');
+    expect(await readFile(join(worktree, 'package-lock.json'), 'utf8')).toContain('"lockfileVersion": 3');
     expect(await readFile(join(worktree, 'build', 'app.js'), 'utf8')).toBe('compiled\n');
     expect(existsSync(join(worktree, '.setup-cache'))).toBe(true);
     expect(await repo.git('-C', worktree, 'status', '--porcelain')).toBe('');
