@@ -71,6 +71,22 @@ export interface ErrorEvent {
   resetsAt?: string;
 }
 
+/**
+ * The agent CLI retrying a failed API request by itself (Claude Code's
+ * `api_retry` lines). The attempt goes on; a user watching sees why it is
+ * quiet, and how often it has been retried.
+ */
+export interface RetryEvent {
+  type: 'retry';
+  attempt: number;
+  maxRetries: number;
+  delayMs: number;
+  /** The HTTP status; absent for connection errors that got no response. */
+  status?: number;
+  /** What failed, in the CLI's words (`overloaded`, `server_error`, ...). */
+  reason: string;
+}
+
 /** A well-formed line the parser does not model. Never dropped, never a crash. */
 export interface UnknownEvent {
   type: 'unknown';
@@ -91,6 +107,7 @@ export type AgentEvent =
   | UsageEvent
   | ResultEvent
   | ErrorEvent
+  | RetryEvent
   | UnknownEvent
   | GarbageEvent;
 

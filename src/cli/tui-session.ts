@@ -2,26 +2,21 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { ExitCode } from '../core/errors.js';
-import { remainingStories } from '../core/select.js';
 import type { LoopSteering } from '../loop/context.js';
 import type { LoopEvent } from '../loop/events.js';
-import { readPrd } from '../sources/load-task-source.js';
 import type { Config } from '../state/config.js';
 import { worktreeDir } from '../state/layout.js';
-import { inspectLock } from '../state/lock.js';
-import { readProgress } from '../state/progress.js';
-import { listPrdNames, resolveTarget } from '../state/resolve-target.js';
+import { listPrdNames, type ResolvedTarget, resolveTarget } from '../state/resolve-target.js';
 import { readRunState } from '../state/run-state.js';
-import { HAND_OFF_EXIT_CODE, runTui } from '../ui/tui/index.js';
-import type { ActionResult, PrdSummary, SessionEvent, StorySummary, TuiSession } from '../ui/tui/session.js';
-import { editCommand } from './commands/edit.js';
-import { newCommand } from './commands/new.js';
+import { exitSummary, runTui } from '../ui/tui/index.js';
+import type { ActionResult, PrdSummary, SessionEvent, TuiSession } from '../ui/tui/session.js';
 import type { RunOptions } from './commands/run-options.js';
 import { openLog } from './event-log-file.js';
 import { executeRun } from './execute-run.js';
-import { liveTaskPath, openTaskContext, type TaskContext } from './task-context.js';
+import { openTaskContext, type TaskContext } from './task-context.js';
+import { handOffToWriter } from './tui-hand-off.js';
 import { saveSettings, settingsOf } from './tui-settings.js';
+import { commandTarget, readPrdSummary } from './tui-summary.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -29,9 +24,15 @@ interface Running {
   stop: AbortController;
   kill: AbortController;
   steering: LoopSteering;
+  /** Iterations finished in this run, counted as the engine counts them against the limit. */
+  finished: number;
 }
 
-/** `ralph run` on a terminal: the TUI, with the target selected and every PRD of the project in tabs. */
+/**
+ * `ralph run` on a terminal: the TUI, with the target selected and every PRD
+ * of the project in tabs. Resolves with the exit code once the TUI has
+ * closed and a short summary has been printed.
+ */
 export async function runInTui(
   ctx: TaskContext,
   initialConfig: Config,
@@ -41,59 +42,33 @@ export async function runInTui(
   let config = initialConfig;
   const listeners = new Set<(name: string, event: SessionEvent) => void>();
   const running = new Map<string, Running>();
-  const steering = new Map<string, LoopSteering>();
-  const targets = new Map<string, string | undefined>([[ctx.target.name, ctx.target.taskPath]]);
-  for (const name of await listPrdNames(ctx.root)) if (!targets.has(name)) targets.set(name, name);
+  /** Limits set with `+`/`-` while no loop runs: the next start takes them, then they are gone. */
+  const pending = new Map<string, number>();
+  /** Each PRD's latest summary, for `+`/`-` (which answer at once). */
+  const known = new Map<string, PrdSummary>();
+  // Tabs in name order whatever the target: `ralph run second` selects `second`, it does not move it.
+  const targets = new Map<string, string>();
+  for (const name of await listPrdNames(ctx.root)) targets.set(name, name);
+  if (!targets.has(ctx.target.name)) targets.set(ctx.target.name, ctx.target.taskPath);
 
-  const contextOf = async (name: string): Promise<TaskContext> =>
+  const resolve = (name: string): Promise<ResolvedTarget> =>
     name === ctx.target.name
-      ? openTaskContext(ctx.target.taskPath)
-      : openTaskContext(targets.get(name) ?? name);
-
+      ? Promise.resolve(ctx.target)
+      : resolveTarget(ctx.root, targets.get(name) ?? name);
   const summary = async (name: string): Promise<PrdSummary> => {
-    const target = name === ctx.target.name ? ctx.target : await resolveTarget(ctx.root, name);
-    const live = liveTaskPath(ctx.root, target);
-    const read = await readPrd(live);
-    const run = await readRunState(join(target.runDir, 'state.json')).catch(() => null);
-    const progress = await readProgress(
-      live === target.taskPath ? target.progressPath : join(live, '..', 'progress.md'),
-    );
-    const stories: StorySummary[] = read.ok
-      ? read.prd.stories.map((s) => {
-          const r = run?.stories[s.id];
-          const entry = progressEntryOf(progress, s.id);
-          return {
-            id: s.id,
-            title: s.title,
-            status: r?.parked && s.status !== 'done' ? 'parked' : s.status,
-            description: s.description,
-            acceptanceCriteria: s.acceptanceCriteria,
-            dependsOn: s.dependsOn,
-            attempts: r?.attempts ?? 0,
-            costUsd: r?.costUsd ?? 0,
-            durationMs: r?.durationMs ?? 0,
-            ...(r?.lastFailure ? { lastFailure: r.lastFailure.reason } : {}),
-            ...(entry ? { progressEntry: entry } : {}),
-          };
-        })
-      : [];
-    const worktree = worktreeDir(ctx.root, name);
-    const lock = await inspectLock(join(target.runDir, 'lock'));
-    const base = read.ok ? remainingStories(read.prd.stories).length + 5 : 5;
-    return {
-      name,
-      project: read.ok ? read.prd.project : name,
-      ...(read.ok && read.prd.description ? { description: read.prd.description } : {}),
-      stories,
-      ...(existsSync(worktree) ? { worktree } : {}),
-      ...(read.ok && read.prd.branchName ? { branch: read.prd.branchName } : {}),
-      agent: opts.agent ?? config.agent.provider,
-      maxIterations:
-        (opts.maxIterations ?? config.limits.maxIterations ?? base) +
-        (steering.get(name)?.extraIterations ?? 0),
-      costUsd: run?.totals.costUsd ?? 0,
-      running: running.has(name) || lock.kind === 'held',
-    };
+    const pendingLimit = pending.get(name);
+    const read = await readPrdSummary(await resolve(name), {
+      root: ctx.root,
+      config,
+      opts,
+      running: running.has(name),
+      ...(pendingLimit !== undefined ? { pendingLimit } : {}),
+    });
+    known.set(name, read);
+    return read;
+  };
+  const send = (name: string, event: SessionEvent) => {
+    for (const listener of listeners) listener(name, event);
   };
 
   const prds: PrdSummary[] = [];
@@ -105,9 +80,7 @@ export async function runInTui(
     }
   }
 
-  // `n` / `e` leave the TUI and run `ralph new` / `ralph edit` in the freed terminal.
-  let handOff: (() => Promise<number>) | undefined;
-  const agentChoice = {
+  const writerOptions = {
     ...(opts.agent ? { agent: opts.agent } : {}),
     ...(opts.agentPath ? { agentPath: opts.agentPath } : {}),
     ...(opts.model ? { model: opts.model } : {}),
@@ -118,18 +91,26 @@ export async function runInTui(
     initial: ctx.target.name,
     async start(name) {
       if (running.has(name)) return;
-      const target = await contextOf(name);
+      const target =
+        name === ctx.target.name
+          ? await openTaskContext(ctx.target.taskPath)
+          : await openTaskContext(targets.get(name) ?? name);
+      // The limit the TUI showed is the one the engine uses: the user's, else the default it computed.
+      const limit =
+        pending.get(name) ?? known.get(name)?.maxIterations ?? (await summary(name)).maxIterations;
+      pending.delete(name);
       const handles: Running = {
         stop: new AbortController(),
         kill: new AbortController(),
-        steering: steering.get(name) ?? { extraIterations: 0 },
+        steering: { maxIterations: limit },
+        finished: 0,
       };
-      steering.set(name, handles.steering);
       running.set(name, handles);
       const log = openLog(opts.log ?? join(target.target.runDir, 'ralph.log'));
       const emit = (event: LoopEvent) => {
+        if (event.type === 'story-passed' || event.type === 'attempt-failed') handles.finished++;
         log.write(event);
-        for (const listener of listeners) listener(name, event);
+        send(name, event);
       };
       try {
         return await executeRun(target, config, opts, {
@@ -149,7 +130,7 @@ export async function runInTui(
       const run = running.get(name);
       if (run && !run.stop.signal.aborted) {
         run.stop.abort();
-        for (const listener of listeners) listener(name, { type: 'stop-requested', how: 'graceful' });
+        send(name, { type: 'stop-requested', how: 'graceful' });
       }
     },
     stopNow(name) {
@@ -157,14 +138,19 @@ export async function runInTui(
       if (!run) return;
       run.stop.abort();
       run.kill.abort();
-      for (const listener of listeners) listener(name, { type: 'stop-requested', how: 'immediate' });
+      send(name, { type: 'stop-requested', how: 'immediate' });
     },
     adjustMaxIterations(name, delta) {
-      const s = steering.get(name) ?? { extraIterations: 0 };
-      s.extraIterations += delta;
-      steering.set(name, s);
-      const known = prds.find((p) => p.name === name);
-      return Math.max(1, (known?.maxIterations ?? 5) + s.extraIterations);
+      const run = running.get(name);
+      if (run) {
+        // Never below the iterations run plus one: `-` cannot end a run, `p` does that.
+        const next = Math.max(run.finished + 1, (run.steering.maxIterations ?? 1) + delta);
+        run.steering.maxIterations = next;
+        return next;
+      }
+      const next = Math.max(1, (pending.get(name) ?? known.get(name)?.maxIterations ?? 1) + delta);
+      pending.set(name, next);
+      return next;
     },
     subscribe(listener) {
       listeners.add(listener);
@@ -174,21 +160,24 @@ export async function runInTui(
     async diff(name, storyId) {
       const cwd = existsSync(worktreeDir(ctx.root, name)) ? worktreeDir(ctx.root, name) : ctx.root;
       if (storyId === null) return git(cwd, ['diff', 'HEAD']);
-      const target = name === ctx.target.name ? ctx.target : await resolveTarget(ctx.root, name);
+      const target = await resolve(name);
       const commits =
         (await readRunState(join(target.runDir, 'state.json')))?.stories[storyId]?.commits ?? [];
       if (commits.length === 0) return `no commits recorded for ${storyId} yet`;
       return git(cwd, ['show', '--stat', '--patch', ...commits]);
     },
-    // The completion screen's m and c run the same commands as a user would, so their output is captured, not printed over the TUI.
-    newPrd() {
-      handOff = () => newCommand(undefined, [], agentChoice);
-    },
-    editPrd(name) {
-      handOff = () => editCommand(name, agentChoice);
-    },
+    // The completion screen's m and c run the same commands as a user would, their output captured for the TUI.
     merge: (name) => ralphCommand(ctx.root, ['merge', name]),
     clean: (name) => ralphCommand(ctx.root, ['clean', name]),
+    async handOff(request, terminal) {
+      const asked = { ...request, name: targets.get(request.name) ?? request.name };
+      const result = await handOffToWriter(asked, terminal, writerOptions);
+      if (result.name === undefined) return result;
+      const name = result.name;
+      if (!targets.has(name)) targets.set(name, name);
+      const prd = await summary(name).catch(() => undefined);
+      return { ok: result.ok, message: result.message, ...(prd ? { prd } : {}) };
+    },
     config: {
       get: () => settingsOf(config),
       async save(patch) {
@@ -204,9 +193,15 @@ export async function runInTui(
   process.on('SIGTERM', onTerm);
   process.on('SIGHUP', onTerm);
   try {
-    const code = await runTui(session, { signal: abort.signal });
-    if (code === HAND_OFF_EXIT_CODE) return handOff ? await handOff() : ExitCode.Success;
-    return code;
+    const exit = await runTui(session, { signal: abort.signal });
+    const names = exit.started.length > 0 ? exit.started : exit.selected ? [exit.selected] : [];
+    const entries = [];
+    for (const name of names) {
+      const prd = await summary(name).catch(() => undefined);
+      if (prd) entries.push({ prd, target: commandTarget(ctx.root, await resolve(name)) });
+    }
+    for (const line of exitSummary(entries)) process.stdout.write(`${line}\n`);
+    return exit.code;
   } finally {
     process.off('SIGTERM', onTerm);
     process.off('SIGHUP', onTerm);
@@ -223,7 +218,7 @@ async function ralphCommand(cwd: string, args: string[]): Promise<ActionResult> 
   } catch (error) {
     const out =
       error && typeof error === 'object' && 'stderr' in error ? String(error.stderr) : String(error);
-    return { ok: false, message: lastLines(out) };
+    return { ok: false, message: lastLines(out).replace(/^ralph: /, '') };
   }
 }
 
@@ -236,13 +231,4 @@ async function git(cwd: string, args: string[]): Promise<string> {
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
   }
-}
-
-/** The story's entry in the progress file: from its `## … - <id>: …` heading to the `---` after it. */
-function progressEntryOf(progress: string, id: string): string | undefined {
-  const lines = progress.split('\n');
-  const start = lines.findIndex((l) => l.startsWith('## ') && l.includes(` - ${id}: `));
-  if (start < 0) return undefined;
-  const end = lines.findIndex((l, i) => i > start && l.trim() === '---');
-  return lines.slice(start, end < 0 ? undefined : end).join('\n');
 }

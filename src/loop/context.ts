@@ -56,8 +56,11 @@ export interface LoopOptions {
 }
 
 export interface LoopSteering {
-  /** Added to the iteration limit; the limit never drops below the iterations already run. */
-  extraIterations: number;
+  /**
+   * The iteration limit of this run, replacing `limits.maxIterations` and the
+   * default; the steerer keeps it above the iterations already run.
+   */
+  maxIterations?: number;
 }
 
 /** What every step of one run shares. */

@@ -67,7 +67,7 @@ async function iterate(ctx: RunContext, initial: RunState, resumed: boolean): Pr
   const scope = { onlyStoryId: ctx.onlyStoryId, resumeFromId: ctx.resumeFromId };
   const remaining = remainingStories(prd.stories, scope).length;
   const baseMaxIterations = ctx.limits.maxIterations ?? remaining + 5;
-  let maxIterations = baseMaxIterations;
+  let maxIterations = ctx.steering?.maxIterations ?? baseMaxIterations;
   ctx.limits = { ...ctx.limits, maxIterations };
   ctx.emit({
     type: 'run-started',
@@ -105,6 +105,8 @@ async function iterate(ctx: RunContext, initial: RunState, resumed: boolean): Pr
   let agentIndex = 0;
   const finish = async (reason: StopReason, exitCode: ExitCode, message: string): Promise<LoopOutcome> => {
     await hooks.drain(60_000, ctx.killSignal);
+    // A stop can come right after a pass: count what the task file says now, not at the last selection.
+    prd = await readTaskFile(ctx).catch(() => prd);
     state = markStopped(state, { reason, exitCode, now: ctx.now() });
     await saveState(ctx, state);
     const parked = Object.entries(state.stories).flatMap(([id, s]) =>
@@ -138,7 +140,7 @@ async function iterate(ctx: RunContext, initial: RunState, resumed: boolean): Pr
       );
       return finish('blocked', ExitCode.WorkLeft, `stopped with work left: ${waiting.join('; ')}`);
     }
-    const steered = Math.max(iterations, baseMaxIterations + (ctx.steering?.extraIterations ?? 0));
+    const steered = ctx.steering?.maxIterations ?? baseMaxIterations;
     if (steered !== maxIterations) {
       maxIterations = steered;
       ctx.limits = { ...ctx.limits, maxIterations };
@@ -148,7 +150,7 @@ async function iterate(ctx: RunContext, initial: RunState, resumed: boolean): Pr
       return finish(
         'max-iterations',
         ExitCode.LimitReached,
-        `reached the limit of ${maxIterations} iterations`,
+        `reached the limit of ${maxIterations} iteration${maxIterations === 1 ? '' : 's'}`,
       );
     }
     if (wouldExceedCost(state.totals, ctx.limits.maxCostUsd)) {

@@ -75,7 +75,9 @@ describe('onComplete', () => {
       ],
     ]);
     expect(events).toEqual([
+      { type: 'push-started', branch: 'ralph/demo' },
       { type: 'branch-pushed', branch: 'ralph/demo', remote: 'origin' },
+      { type: 'pr-started', branch: 'ralph/demo', base: 'main' },
       { type: 'pr-created', url: FAKE_PR_URL, existing: false },
     ]);
   });
@@ -163,7 +165,7 @@ describe('onComplete', () => {
       env: gh.env(),
     });
     expect(result).toEqual({ pushed: false, prUrl: null });
-    expect(events.map((e) => e.type)).toEqual(['push-failed', 'pr-failed']);
+    expect(events.map((e) => e.type)).toEqual(['push-started', 'push-failed', 'pr-failed']);
     expect(await gh.calls()).toEqual([]);
   });
 });

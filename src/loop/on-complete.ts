@@ -10,6 +10,8 @@ import { pushBranch } from '../git/remote.js';
 import type { RunState } from '../state/run-state.js';
 
 export type OnCompleteEvent =
+  | { type: 'push-started'; branch: string }
+  | { type: 'pr-started'; branch: string; base: string }
   | { type: 'branch-pushed'; branch: string; remote: string }
   | { type: 'push-failed'; branch: string; remote: string; message: string }
   | { type: 'pr-created'; url: string; existing: boolean }
@@ -48,6 +50,7 @@ export async function onComplete(options: OnCompleteOptions): Promise<OnComplete
   const result: OnCompleteResult = { pushed: false, prUrl: null };
   if (!options.push && !options.createPR) return result;
 
+  emit?.({ type: 'push-started', branch });
   const push = await pushBranch(cwd, branch);
   if (!push.ok) {
     emit?.({ type: 'push-failed', branch, remote: push.remote, message: push.message });
@@ -64,6 +67,7 @@ export async function onComplete(options: OnCompleteOptions): Promise<OnComplete
     emit?.({ type: 'pr-failed', message: `no base branch to open a pull request against for ${branch}` });
     return result;
   }
+  emit?.({ type: 'pr-started', branch, base });
   const pr = await createPullRequest({
     cwd,
     title: pullRequestTitle(options.name, options.project),

@@ -1,4 +1,4 @@
-import type { AgentEvent } from '../agents/agent-event.js';
+import type { AgentEvent, RetryEvent } from '../agents/agent-event.js';
 import { formatUsd as money } from '../core/money.js';
 import type { LoopEvent } from '../loop/events.js';
 import { describeHookEvent } from '../loop/hooks-text.js';
@@ -24,7 +24,7 @@ export function createPlainReporter(options: PlainReporterOptions): (event: Loop
 export function describeEvent(event: LoopEvent, verbose: boolean): string | null {
   switch (event.type) {
     case 'run-started':
-      return `${event.resumed ? 'resuming' : 'starting'} ${event.name} (${event.project}): ${event.remaining} stor${event.remaining === 1 ? 'y' : 'ies'} left, agent ${event.agent}, up to ${event.maxIterations} iterations`;
+      return `${event.resumed ? 'resuming' : 'starting'} ${event.name} (${event.project}): ${event.remaining} stor${event.remaining === 1 ? 'y' : 'ies'} left, agent ${event.agent}, up to ${plural(event.maxIterations, 'iteration')}`;
     case 'lock-taken-over':
       return `took over a stale lock from pid ${event.previousPid} on ${event.host}`;
     case 'recovered':
@@ -75,7 +75,7 @@ export function describeEvent(event: LoopEvent, verbose: boolean): string | null
     case 'hook-finished':
       return describeHookEvent(event, verbose);
     case 'run-finished':
-      return `${event.message} — ${event.passed}/${event.total} passed, ${event.iterations} iteration${event.iterations === 1 ? '' : 's'}, ${money(event.costUsd)}${event.parked.length ? `, parked: ${event.parked.join(', ')}` : ''} (exit ${event.exitCode})`;
+      return `${event.message} — ${event.passed}/${event.total} passed, ${plural(event.iterations, 'iteration')}, ${money(event.costUsd)}${event.parked.length ? `, parked: ${event.parked.join(', ')}` : ''} (exit ${event.exitCode})`;
     case 'worktree-created':
       return `worktree ${event.path} on ${event.branch}${event.newBranch ? ` (new branch from ${event.base ?? 'HEAD'})` : ''}`;
     case 'worktree-reused':
@@ -94,6 +94,10 @@ export function describeEvent(event: LoopEvent, verbose: boolean): string | null
       return `archived the previous run (${event.previousBranch}) to ${event.dir}`;
     case 'changes-stashed':
       return `your uncommitted changes (${event.files.length} file${event.files.length === 1 ? '' : 's'}) were stashed so failed attempts can be rolled back safely; get them back with \`git stash pop\` (or \`git stash apply ${event.sha.slice(0, 7)}\`)`;
+    case 'push-started':
+      return `pushing ${event.branch}`;
+    case 'pr-started':
+      return `opening a pull request: ${event.branch} -> ${event.base}`;
     case 'branch-pushed':
       return `pushed ${event.branch} to ${event.remote}`;
     case 'push-failed':
@@ -118,12 +122,23 @@ function describeAgentEvent(event: AgentEvent, verbose: boolean): string | null 
       return event.output ? indent(truncate(event.output, 400)) : null;
     case 'error':
       return `  agent error (${event.kind}): ${firstLine(event.message)}`;
+    case 'retry':
+      return `  ${describeRetry(event)}`;
     case 'garbage':
       return verbose ? `  (unparsed output) ${truncate(event.line, 200)}` : null;
     default:
       return null;
   }
 }
+
+/** `API request failed (529 overloaded); retry 2/10 in 1.2s`: the agent CLI's own retry of a request. */
+export function describeRetry(event: RetryEvent): string {
+  const what = [event.status, event.reason].filter((p) => p !== undefined && p !== '').join(' ');
+  return `API request failed (${what}); retry ${event.attempt}/${event.maxRetries} in ${seconds(event.delayMs)}`;
+}
+
+/** `1 iteration`, `2 iterations`. */
+export const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 const firstLine = (text: string): string => truncate(text.split('\n')[0] ?? '', 300);
 const truncate = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max)}…` : text);

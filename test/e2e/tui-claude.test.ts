@@ -58,6 +58,8 @@ function engineSession(p: LoopProject): TuiSession {
       project: read.prd.project,
       agent: 'claude',
       maxIterations: read.prd.stories.length + 5,
+      iteration: 0,
+      idleTimeoutMs: 60_000,
       costUsd: 0,
       running: false,
       stories: read.prd.stories.map((s) => ({ ...s, attempts: 0, costUsd: 0, durationMs: 0 })),

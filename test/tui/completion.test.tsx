@@ -1,6 +1,5 @@
 /** The completion screen, quitting, and the hand-offs to `ralph new` / `ralph edit`. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { HAND_OFF_EXIT_CODE } from '../../src/ui/tui/session.js';
 import { createFakeSession, happyRun, prdSummary } from './fake-session.js';
 import { KEY, type RenderedTui, renderTui } from './render-tui.js';
 
@@ -30,11 +29,24 @@ async function finishedRun(extra: Partial<Parameters<typeof createFakeSession>[0
   return { session, tui };
 }
 
+const terminal = () => {
+  const calls: string[] = [];
+  return {
+    calls,
+    release: async () => {
+      calls.push('release');
+    },
+    restore: () => {
+      calls.push('restore');
+    },
+  };
+};
+
 describe('completion screen', () => {
   it('shows each story with its time, attempts and cost, and the totals', async () => {
     const { tui } = await finishedRun();
     const frame = tui.frame();
-    expect(frame).toContain('all stories passed');
+    expect(frame).toContain('✓ main complete — every story passed');
     for (const [id, title] of [
       ['US-001', 'Add greeting'],
       ['US-002', 'Add farewell'],
@@ -55,27 +67,44 @@ describe('completion screen', () => {
         notifications: { bell: true, desktop: false },
       },
     });
-    session.emit('main', { type: 'on-complete', step: 'push', status: 'running' });
-    await tui.see('… Push: running');
-    session.emit('main', { type: 'on-complete', step: 'push', status: 'done', detail: 'origin ralph/main' });
-    session.emit('main', {
-      type: 'on-complete',
-      step: 'pull-request',
-      status: 'done',
-      url: 'https://github.com/acme/demo/pull/7',
-    });
+    session.emit('main', { type: 'push-started', branch: 'ralph/main' });
+    await tui.see(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Push: pushing ralph\/main/);
+    session.emit('main', { type: 'branch-pushed', branch: 'ralph/main', remote: 'origin' });
+    session.emit('main', { type: 'pr-started', branch: 'ralph/main', base: 'main' });
+    session.emit('main', { type: 'pr-created', url: 'https://github.com/acme/demo/pull/7', existing: false });
     const frame = await tui.see('https://github.com/acme/demo/pull/7');
-    expect(frame).toContain('✓ Push: done — origin ralph/main');
-    expect(frame).toContain('✓ Pull request: done https://github.com/acme/demo/pull/7');
+    expect(frame).toContain('✓ Push: ralph/main → origin');
+    expect(frame).toContain('✓ Pull request: opened');
     expect(frame).not.toContain('are off');
   });
 
-  it('m merges, c cleans, through the session', async () => {
+  it('shows why a push failed, and the pull request not made', async () => {
     const { tui, session } = await finishedRun();
+    session.emit('main', { type: 'push-started', branch: 'ralph/main' });
+    session.emit('main', {
+      type: 'push-failed',
+      branch: 'ralph/main',
+      remote: 'origin',
+      message: 'no remote named origin; add one with `git remote add origin <url>`',
+    });
+    session.emit('main', { type: 'pr-failed', message: 'not created: the branch could not be pushed' });
+    const frame = await tui.see('✗ Pull request failed');
+    expect(frame).toContain('✗ Push failed: no remote named origin');
+    expect(frame).toContain('✗ Pull request failed: not created: the branch could not be pushed');
+  });
+
+  it('m merges; c asks first, then cleans; results show on the screen', async () => {
+    const { tui, session } = await finishedRun({
+      prds: [prdSummary('main', THREE, { worktree: '/work/.ralph/worktrees/main' })],
+    });
     await tui.press('m');
-    await tui.see('merged ralph/main');
+    await tui.see('✓ Merge: merged ralph/main');
     await tui.press('c');
-    await tui.see('removed the worktree of main');
+    await tui.see('Remove the worktree of main (branch ralph/main stays)? (y/n)');
+    await tui.press('n');
+    expect(session.calls.filter((c) => /^(merge|clean)/.test(c))).toEqual(['merge main']);
+    await tui.press('c', 'y');
+    await tui.see('✓ Clean: removed the worktree of main');
     expect(session.calls.filter((c) => /^(merge|clean)/.test(c))).toEqual(['merge main', 'clean main']);
   });
 
@@ -117,10 +146,10 @@ describe('completion screen', () => {
       costUsd: 0.2,
       iterations: 4,
     });
-    const frame = await tui.see('main stopped');
+    const frame = await tui.see('■ main: stopped with work left');
     expect(frame).toContain('US-002 (parked)');
     expect(frame).toMatch(/✗ US-002\s+Add farewell/);
-    expect(frame).toContain('Total: 1/3 passed · 4 iterations');
+    expect(frame).toContain('Total: 1/3 passed · 1 iteration');
     await tui.press('q');
     expect(await tui.controller.exited).toBe(1);
   });
@@ -206,19 +235,28 @@ describe('quit', () => {
 });
 
 describe('hand-offs (n, e)', () => {
-  it('n hands off to `ralph new`, e to `ralph edit <name>`', async () => {
+  it('n asks for a name, hands the terminal over, and comes back with the new PRD selected', async () => {
     const session = createFakeSession({ prds: [prdSummary('main', THREE)], withHandOffs: true });
-    tui = await renderTui(session);
+    const lease = terminal();
+    tui = await renderTui(session, undefined, { terminal: lease });
     await tui.press('n');
-    expect(await tui.controller.exited).toBe(HAND_OFF_EXIT_CODE);
-    expect(session.calls).toEqual(['new']);
-    tui.unmount();
+    await tui.see('Name:');
+    await tui.press('b', 'i', 'l', 'l', 's', KEY.enter);
+    await tui.see('New PRD bills: done');
+    expect(session.calls).toEqual(['new bills']);
+    expect(lease.calls).toEqual(['release', 'restore']);
+    await tui.press('x');
+    const frame = await tui.see('Written by the agent');
+    expect(frame).toContain('(bills)');
+  });
 
-    const again = createFakeSession({ prds: [prdSummary('main', THREE)], withHandOffs: true });
-    tui = await renderTui(again);
+  it('e refused by the session says why, in the TUI, without leaving it', async () => {
+    const session = createFakeSession({ prds: [prdSummary('json', THREE)], withHandOffs: true });
+    const lease = terminal();
+    tui = await renderTui(session, undefined, { terminal: lease });
     await tui.press('e');
-    expect(await tui.controller.exited).toBe(HAND_OFF_EXIT_CODE);
-    expect(again.calls).toEqual(['edit main']);
+    await tui.see('ralph edit works on prd.md files; json is a prd-json');
+    expect(lease.calls).toEqual([]);
   });
 
   it('refuses while a loop runs, and says so when the session cannot hand off', async () => {
@@ -227,7 +265,7 @@ describe('hand-offs (n, e)', () => {
       scripts: { main: happyRun('main', THREE) },
       withHandOffs: true,
     });
-    tui = await renderTui(session);
+    tui = await renderTui(session, undefined, { terminal: terminal() });
     await tui.press('s', 'n');
     await tui.see('stop the running loops before writing a new PRD');
     await tui.press('e');

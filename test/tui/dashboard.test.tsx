@@ -145,8 +145,9 @@ describe('dashboard', () => {
     expect(session.calls).toContain('pause main');
     session.advanceTo('main', 'story-passed');
     session.advance('main');
-    const frame = await tui.see('main stopped');
-    expect(frame).toContain('1/3 passed');
+    const frame = await tui.see('Paused — press s to resume');
+    expect(frame).toContain('Stories 1/3 done');
+    expect(frame).not.toContain('stopped');
     expect(session.isRunning('main')).toBe(false);
   });
 
@@ -159,7 +160,7 @@ describe('dashboard', () => {
     await tui.see('interrupted attempt was rolled back');
   });
 
-  it('Ctrl-C pauses every loop and quits when they end; a second Ctrl-C stops them now', async () => {
+  it('Ctrl-C quits once every loop has finished its iteration; a second Ctrl-C stops them now', async () => {
     const { tui, session } = await setup();
     await tui.press('s');
     session.advanceTo('main', 'tool-started');

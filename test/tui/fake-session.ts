@@ -234,8 +234,16 @@ export function createFakeSession(options: FakeSessionOptions): FakeSession {
     listeners: () => listeners.size,
   };
   if (options.withHandOffs) {
-    session.newPrd = () => calls.push('new');
-    session.editPrd = (name) => calls.push(`edit ${name}`);
+    session.handOff = async (request, terminal) => {
+      calls.push(`${request.kind} ${request.name}`);
+      if (request.kind === 'edit' && request.name === 'json') {
+        return { ok: false, message: 'ralph edit works on prd.md files; json is a prd-json' };
+      }
+      await terminal.release();
+      const prd = prdSummary(request.name, [{ id: 'US-001', title: 'Written by the agent' }]);
+      summaries.set(request.name, structuredClone(prd));
+      return { ok: true, message: `Wrote .ralph/prds/${request.name}/prd.md: 1 story`, prd };
+    };
   }
   if (options.withMergeClean) {
     session.merge = async (name): Promise<ActionResult> => {
@@ -273,6 +281,8 @@ export function prdSummary(name: string, stories: StoryDef[], extra: Partial<Prd
     branch: `ralph/${name}`,
     agent: 'claude',
     maxIterations: stories.length + 5,
+    iteration: 0,
+    idleTimeoutMs: 300_000,
     costUsd: 0,
     running: false,
     stories: stories.map((s) => ({

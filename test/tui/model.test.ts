@@ -6,12 +6,12 @@ import { handleKey, type KeyPress } from '../../src/ui/tui/model/keys.js';
 import { computeLayout } from '../../src/ui/tui/model/layout.js';
 import { emptyLog, LOG_CAPACITY, logEvent } from '../../src/ui/tui/model/log-cards.js';
 import { cardLines, logLines } from '../../src/ui/tui/model/log-lines.js';
-import { emptyRing, pushRing } from '../../src/ui/tui/model/ring.js';
-import { initialRunView, reduceRun } from '../../src/ui/tui/model/run-view.js';
+import { emptyRing, pushRing, ringItems } from '../../src/ui/tui/model/ring.js';
+import { initialRunView, lastIteration, reduceRun } from '../../src/ui/tui/model/run-view.js';
 import { settingRows, textPatch, togglePatch } from '../../src/ui/tui/model/settings-rows.js';
 import { focusedIndex, storyRows, windowStart } from '../../src/ui/tui/model/stories.js';
 import { initialState, reduce, type TuiState } from '../../src/ui/tui/model/tui-state.js';
-import { HAND_OFF_EXIT_CODE, type SessionEvent } from '../../src/ui/tui/session.js';
+import type { SessionEvent } from '../../src/ui/tui/session.js';
 import { createFakeSession, defaultSettings, happyRun, prdSummary } from './fake-session.js';
 
 const STORIES = [
@@ -19,8 +19,21 @@ const STORIES = [
   { id: 'US-002', title: 'Add farewell' },
 ];
 const summary = prdSummary('main', STORIES);
-const ALL = { newPrd: true, editPrd: true, merge: true, clean: true };
-const METRICS = { pageSize: 10, logLines: 100, diffLines: 50 };
+const ALL = { handOff: true, merge: true, clean: true };
+const METRICS = { pageSize: 10, logLines: 100, diffLines: 50, helpPages: 1 };
+
+/** A run the user stopped, as the engine ends it. */
+const STOPPED: SessionEvent = {
+  type: 'run-finished',
+  exitCode: 130,
+  reason: 'interrupted',
+  message: 'stopped',
+  passed: 0,
+  total: 2,
+  parked: [],
+  costUsd: 0,
+  iterations: 0,
+};
 
 function fold(events: readonly SessionEvent[]) {
   // One second between events.
@@ -44,17 +57,31 @@ describe('run view reducer', () => {
 
     const end = fold(events);
     expect(end.phase).toBe('finished');
-    expect(end.outcome).toMatchObject({ exitCode: 0, reason: 'all-done', passed: 2, total: 2 });
+    expect(end.outcome).toMatchObject({ exitCode: 0, reason: 'all-done' });
     expect(end.costUsd).toBeCloseTo(0.1);
     expect(end.current).toBeNull();
     expect(end.finishedAtMs).toBeGreaterThan(end.startedAtMs ?? Infinity);
   });
 
-  it('counts iterations within the run even when the run state numbers them from an earlier run', () => {
+  it('numbers iterations as the run state does, over sessions; the limit counts this session', () => {
     const events = happyRun('main', STORIES).map((e) =>
       e.type === 'iteration-started' ? { ...e, iteration: e.iteration + 7 } : e,
     );
-    expect(fold(events).iteration).toBe(2);
+    const run = fold(events);
+    expect(run.iteration).toBe(9);
+    expect(run.counted).toBe(2);
+    // Seven allowed this session, two used: up to iteration 14.
+    expect(lastIteration(run)).toBe(14);
+  });
+
+  it('a stop by the user is a pause the next s resumes, not the end of the run', () => {
+    const run = fold([
+      happyRun('main', STORIES)[0] as SessionEvent,
+      { type: 'stop-requested', how: 'graceful' },
+      STOPPED,
+    ]);
+    expect(run.phase).toBe('paused');
+    expect(run.stopping).toBe('none');
   });
 
   it('records failures and parking, and shows the latest activity', () => {
@@ -87,12 +114,12 @@ describe('run view reducer', () => {
 describe('log cards', () => {
   it('folds tool results into their call and check results into the check', () => {
     const log = happyRun('main', STORIES.slice(0, 1)).reduce(logEvent, emptyLog());
-    const tools = log.cards.items.filter((c) => c.kind === 'tool');
+    const tools = ringItems(log.cards).filter((c) => c.kind === 'tool');
     expect(tools.map((t) => [t.name, t.status])).toEqual([
       ['Write', 'ok'],
       ['Bash', 'ok'],
     ]);
-    const check = log.cards.items.find((c) => c.kind === 'check');
+    const check = ringItems(log.cards).find((c) => c.kind === 'check');
     expect(check).toMatchObject({ command: 'npm test', status: 'passed', exitCode: 0 });
   });
 
@@ -106,10 +133,11 @@ describe('log cards', () => {
         event: { type: 'assistant-text', text: `message ${i}` },
       });
     }
-    expect(log.cards.items).toHaveLength(LOG_CAPACITY);
+    const items = ringItems(log.cards);
+    expect(items).toHaveLength(LOG_CAPACITY);
     expect(log.cards.dropped).toBe(10_000 - LOG_CAPACITY);
-    expect(log.cards.items[0]).toMatchObject({ text: `message ${10_000 - LOG_CAPACITY}` });
-    expect(log.cards.items.at(-1)).toMatchObject({ text: 'message 9999' });
+    expect(items[0]).toMatchObject({ text: `message ${10_000 - LOG_CAPACITY}` });
+    expect(items.at(-1)).toMatchObject({ text: 'message 9999' });
   });
 
   it('lays cards out in lines: long text folded, tool output folded to its first line', () => {
@@ -136,7 +164,11 @@ describe('log cards', () => {
 
   it('a ring refuses a capacity below one', () => {
     expect(() => emptyRing(0)).toThrow(RangeError);
-    expect(pushRing(pushRing(emptyRing<number>(1), 1), 2).items).toEqual([2]);
+    expect(ringItems(pushRing(pushRing(emptyRing<number>(1), 1), 2))).toEqual([2]);
+    let ring = emptyRing<number>(100);
+    for (let i = 0; i < 1000; i++) ring = pushRing(ring, i);
+    expect(ringItems(ring)).toEqual(Array.from({ length: 100 }, (_, i) => 900 + i));
+    expect(ring.dropped).toBe(900);
   });
 });
 
@@ -188,13 +220,14 @@ describe('keys', () => {
     expect(second.state.flash).toContain('already running');
   });
 
-  it('hand-offs exit with the hand-off code, but not while a loop runs', () => {
+  it('hand-offs go to the session and keep the TUI; not while a loop runs', () => {
     const idle = press(base(), { input: 'e' });
-    expect(idle.effects).toEqual([{ type: 'edit-prd', name: 'main' }]);
-    expect(idle.state.exit).toBe(HAND_OFF_EXIT_CODE);
+    expect(idle.effects).toEqual([{ type: 'hand-off', request: { kind: 'edit', name: 'main' } }]);
+    expect(idle.state.exit).toBeNull();
+    expect(idle.state.handingOff).toBe(true);
     const running = press(press(base(), { input: 's' }).state, { input: 'n' });
     expect(running.effects).toEqual([]);
-    expect(running.state.exit).toBeNull();
+    expect(running.state.view.kind).toBe('dashboard');
   });
 
   it('quitting while running stops every loop, and exits once they have ended', () => {
@@ -212,17 +245,7 @@ describe('keys', () => {
         type: 'session-event',
         name,
         nowMs: 0,
-        event: {
-          type: 'run-finished',
-          exitCode: 130,
-          reason: 'interrupted',
-          message: 'stopped',
-          passed: 0,
-          total: 2,
-          parked: [],
-          costUsd: 0,
-          iterations: 0,
-        },
+        event: STOPPED,
       });
     const one = finished('main', yes.state);
     expect(one.exit).toBeNull();

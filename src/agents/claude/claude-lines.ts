@@ -1,8 +1,16 @@
 /** One converter per Claude Code stream line type: validated line in, events out. */
-import type { AgentErrorKind, AgentEvent, ErrorEvent, ResultEvent, UsageEvent } from '../agent-event.js';
+import type {
+  AgentErrorKind,
+  AgentEvent,
+  ErrorEvent,
+  ResultEvent,
+  RetryEvent,
+  UsageEvent,
+} from '../agent-event.js';
 import { classifyErrorText, errorEventFromText, kindFromHttpStatus } from '../classify-error.js';
 import { TOOL_OUTPUT_MAX_CHARS, toolSummary, truncate } from '../summarize.js';
 import {
+  type ApiRetryLine,
   type AssistantLine,
   type ResultLine,
   textBlockSchema,
@@ -119,4 +127,16 @@ export function resultEvents(line: ResultLine): AgentEvent[] {
   if (line.session_id !== undefined) result.sessionId = line.session_id;
   events.push(result);
   return events;
+}
+
+export function retryEvent(line: ApiRetryLine): RetryEvent {
+  const event: RetryEvent = {
+    type: 'retry',
+    attempt: line.attempt,
+    maxRetries: line.max_retries,
+    delayMs: line.retry_delay_ms,
+    reason: line.error ?? (line.error_status == null ? 'connection error' : 'error'),
+  };
+  if (line.error_status != null) event.status = line.error_status;
+  return event;
 }

@@ -7,10 +7,12 @@ import {
   isSyntheticError,
   resultError,
   resultEvents,
+  retryEvent,
   syntheticErrorEvents,
   userEvents,
 } from './claude-lines.js';
 import {
+  apiRetryLineSchema,
   assistantLineSchema,
   rateLimitLineSchema,
   resultLineSchema,
@@ -39,6 +41,8 @@ export function createClaudeParser(): StreamParser {
     const unknown: AgentEvent[] = [{ type: 'unknown', raw }];
     switch (typeOf(raw)) {
       case 'system': {
+        const retry = apiRetryLineSchema.safeParse(raw);
+        if (retry.success) return [retryEvent(retry.data)];
         const line = systemLineSchema.safeParse(raw);
         if (!line.success || line.data.subtype !== 'init') return unknown;
         const event: AgentEvent = { type: 'session-started' };

@@ -38,6 +38,17 @@ export const systemLineSchema = z.looseObject({
   ...lineBase,
 });
 
+/** Claude Code retrying an API request: `{type: system, subtype: api_retry, attempt, max_retries, ...}`. */
+export const apiRetryLineSchema = z.looseObject({
+  type: z.literal('system'),
+  subtype: z.literal('api_retry'),
+  attempt: z.number(),
+  max_retries: z.number(),
+  retry_delay_ms: z.number(),
+  error_status: z.number().nullish(),
+  error: z.string().optional(),
+});
+
 export const assistantLineSchema = z.looseObject({
   type: z.literal('assistant'),
   message: z.looseObject({
@@ -85,6 +96,7 @@ export const rateLimitLineSchema = z.looseObject({
   }),
 });
 
+export type ApiRetryLine = z.infer<typeof apiRetryLineSchema>;
 export type AssistantLine = z.infer<typeof assistantLineSchema>;
 export type UserLine = z.infer<typeof userLineSchema>;
 export type ResultLine = z.infer<typeof resultLineSchema>;

@@ -1,14 +1,29 @@
 import { relative } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { editPrd } from '../../prd-writer/edit-prd.js';
-import { displayPath } from '../../prd-writer/writer-run.js';
+import { displayPath, type WriterOutcome } from '../../prd-writer/writer-run.js';
 import { findProjectRoot } from '../../state/project-root.js';
-import { resolveTarget } from '../../state/resolve-target.js';
+import { type ResolvedTarget, resolveTarget } from '../../state/resolve-target.js';
 import { liveTaskPath } from '../task-context.js';
 import { type PrdWriterOptions, report, requestText, withWriter } from './new.js';
 
 /** `ralph edit [name]`: the agent changes a prd.md; ralph keeps its story ids and statuses. */
 export async function editCommand(name: string | undefined, opts: PrdWriterOptions): Promise<number> {
+  const edit = await checkEditPrd(name);
+  const request = await requestText([], opts.from);
+  const { outcome, interrupted } = await editPrdWithAgent(edit, request, opts);
+  return report(outcome, edit.target.name, true, interrupted);
+}
+
+export interface EditTarget {
+  root: string;
+  target: ResolvedTarget;
+  /** The live copy of the prd.md (the worktree's while the PRD runs there). */
+  file: string;
+}
+
+/** What `ralph edit` checks before any agent starts: the target is a prd.md. Throws a UsageError. */
+export async function checkEditPrd(name: string | undefined): Promise<EditTarget> {
   const cwd = process.cwd();
   const root = await findProjectRoot(cwd);
   const target = await resolveTarget(root, name);
@@ -20,10 +35,15 @@ export async function editCommand(name: string | undefined, opts: PrdWriterOptio
         : 'edit the spec files directly',
     ]);
   }
-  const file = liveTaskPath(root, target);
-  const request = await requestText([], opts.from);
-  const { outcome, interrupted } = await withWriter(root, request, opts, displayPath(root, file), (run) =>
+  return { root, target, file: liveTaskPath(root, target) };
+}
+
+export function editPrdWithAgent(
+  { root, target, file }: EditTarget,
+  request: string,
+  opts: PrdWriterOptions,
+): Promise<{ outcome: WriterOutcome; interrupted: boolean }> {
+  return withWriter(root, request, opts, displayPath(root, file), (run) =>
     editPrd({ name: target.name, file, runDir: target.runDir }, run),
   );
-  return report(outcome, target.name, true, interrupted);
 }

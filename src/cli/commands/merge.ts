@@ -1,6 +1,6 @@
 import { ExitCode, RalphError, UsageError } from '../../core/errors.js';
 import { defaultBranch, ralphBranch, ralphBranches } from '../../git/branches.js';
-import { currentBranch, statusPorcelain } from '../../git/index.js';
+import { currentBranch, runGit, type StatusEntry, statusPorcelain } from '../../git/index.js';
 import { mergeNoFf, setAside, untrackedCopiesOf } from '../../git/merge.js';
 import { listRalphWorktrees, type RalphWorktree } from '../../git/ralph-worktrees.js';
 import { canonicalPath } from '../../git/worktree.js';
@@ -40,7 +40,7 @@ export async function mergeCommand(
       [`switch to it first: git switch ${base}`],
     );
   }
-  const tracked = (await statusPorcelain(root)).filter((e) => e.code !== '??');
+  const tracked = await changesInTheWay(root, branch);
   if (tracked.length > 0) {
     throw new RalphError(
       'the main checkout has uncommitted changes; commit or stash them before merging',
@@ -88,6 +88,26 @@ export async function mergeCommand(
         [...result.files.map((f) => `conflict: ${f}`), `resolve it by hand: git merge --no-ff ${branch}`],
       );
   }
+}
+
+/** Where the TUI's settings screen saves (`,`): ralph's own change, not the user's work. */
+const CONFIG_FILE = '.ralph/config.yaml';
+
+/**
+ * The main checkout's uncommitted changes that stop a merge. An unstaged
+ * edit of `.ralph/config.yaml` (the TUI's settings) is not one of them when
+ * the branch leaves that file alone: git merges around it and the edit stays
+ * uncommitted, as it was.
+ */
+async function changesInTheWay(root: string, branch: string): Promise<StatusEntry[]> {
+  const tracked = (await statusPorcelain(root)).filter((e) => e.code !== '??');
+  const config = tracked.find((e) => e.path === CONFIG_FILE && e.code === ' M');
+  if (config === undefined) return tracked;
+  const touched = await runGit(['diff', '--quiet', `HEAD...${branch}`, '--', CONFIG_FILE], {
+    cwd: root,
+    allowFailure: true,
+  });
+  return touched.exitCode === 0 ? tracked.filter((e) => e !== config) : tracked;
 }
 
 export interface WorkspaceTarget {

@@ -35,13 +35,28 @@ export async function newCommand(
   context: readonly string[],
   opts: PrdWriterOptions,
 ): Promise<number> {
+  const { root, prdName } = await checkNewPrd(name);
+  const request = await requestText(context, opts.from);
+  const outcome = await writeNewPrdWithAgent(root, prdName, request, opts);
+  return report(outcome.outcome, prdName, false, outcome.interrupted);
+}
+
+/** What `ralph new` checks before any agent starts: a valid name, not taken. Throws a UsageError. */
+export async function checkNewPrd(name: string | undefined): Promise<{ root: string; prdName: string }> {
   const prdName = validatePrdName(name ?? 'main');
   const root = await findProjectRoot(process.cwd());
   await assertNoPrd(root, prdName);
-  const request = await requestText(context, opts.from);
+  return { root, prdName };
+}
+
+export function writeNewPrdWithAgent(
+  root: string,
+  prdName: string,
+  request: string,
+  opts: PrdWriterOptions,
+): Promise<{ outcome: WriterOutcome; interrupted: boolean }> {
   const shown = displayPath(root, prdPaths(root, prdName).md);
-  const outcome = await withWriter(root, request, opts, shown, (run) => writeNewPrd(prdName, run));
-  return report(outcome.outcome, prdName, false, outcome.interrupted);
+  return withWriter(root, request, opts, shown, (run) => writeNewPrd(prdName, run));
 }
 
 /** The description: the context words, then the text `--from` names. */

@@ -5,6 +5,7 @@ import { UsageError } from '../../core/errors.js';
 import type { LoopEvent } from '../../loop/events.js';
 import { loadConfigOrThrow } from '../../state/config.js';
 import { createPlainReporter } from '../../ui/plain-reporter.js';
+import { canDrawLive } from '../../ui/tui/can-draw-live.js';
 import { dryRun } from '../dry-run.js';
 import { openLog } from '../event-log-file.js';
 import { executeRun } from '../execute-run.js';
@@ -45,7 +46,8 @@ export async function runCommand(target: string | undefined, opts: RunOptions): 
     log.write(event);
     toScreen(event);
   };
-  if (!opts.headless && !opts.json && process.stdout.isTTY && process.stdin.isTTY) {
+  // Where Ink cannot draw live (CI set), a terminal gets the plain lines rather than a blank screen.
+  if (!opts.headless && !opts.json && process.stdout.isTTY && process.stdin.isTTY && canDrawLive()) {
     await log.close();
     return runInTui(ctx, config, opts, promptTemplate);
   }

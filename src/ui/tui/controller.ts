@@ -12,14 +12,19 @@ import {
   requestQuit,
   type ViewMetrics,
 } from './model/keys.js';
+import { lastIteration } from './model/run-view.js';
 import { type Action, initialState, reduce, type TuiState } from './model/tui-state.js';
-import type { SessionEvent, TuiSession } from './session.js';
+import type { SessionEvent, TerminalLease, TuiSession } from './session.js';
 
 export interface ControllerOptions {
   /** Called with every session event, e.g. to ring the bell when a run ends. */
   onEvent?: (name: string, event: SessionEvent) => void;
   now?: () => number;
   logCapacity?: number;
+  /** Hands the terminal over for `n` / `e` and takes it back; without it the TUI cannot hand off. */
+  terminal?: { release(): Promise<void>; restore(): void };
+  /** Shortest time between two frames drawn for session events (keys draw at once). Default 1000/30 ms. */
+  frameMs?: number;
 }
 
 export interface TuiController {
@@ -38,16 +43,17 @@ const RELOAD_AFTER = new Set<SessionEvent['type']>([
   'story-passed',
   'story-parked',
   'run-finished',
-  'on-complete',
+  'branch-pushed',
+  'pr-created',
 ]);
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 export function createController(session: TuiSession, options: ControllerOptions = {}): TuiController {
   const now = options.now ?? Date.now;
+  const frameMs = options.frameMs ?? 1000 / 30;
   const can: Capabilities = {
-    newPrd: session.newPrd !== undefined,
-    editPrd: session.editPrd !== undefined,
+    handOff: session.handOff !== undefined && options.terminal !== undefined,
     merge: session.merge !== undefined,
     clean: session.clean !== undefined,
   };
@@ -62,37 +68,45 @@ export function createController(session: TuiSession, options: ControllerOptions
     resolveExit = resolve;
   });
 
-  // An agent can stream hundreds of events a second: re-render once per burst, not once per event.
-  let renderQueued = false;
+  // An agent can stream thousands of events a second: draw at most one frame per `frameMs` for
+  // them, so rendering costs the same however fast they come. A key draws at once.
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let lastFrameAt = Number.NEGATIVE_INFINITY;
   const render = () => {
-    renderQueued = false;
+    timer = null;
+    lastFrameAt = performance.now();
     for (const listener of listeners) listener();
   };
-  const publish = (next: TuiState) => {
+  const scheduleRender = (urgent: boolean) => {
+    const wait = urgent ? 0 : Math.max(0, lastFrameAt + frameMs - performance.now());
+    if (timer !== null) {
+      if (!urgent) return;
+      clearTimeout(timer);
+    }
+    timer = setTimeout(render, wait);
+  };
+  const publish = (next: TuiState, urgent = true) => {
     if (disposed || next === state) return;
     state = next;
-    if (!renderQueued) {
-      renderQueued = true;
-      setImmediate(render);
-    }
+    scheduleRender(urgent);
     if (state.exit !== null) {
       resolveExit(state.exit);
       dispose();
     }
   };
-  const dispatch = (action: Action) => publish(reduce(state, action));
+  const dispatch = (action: Action, urgent = true) => publish(reduce(state, action), urgent);
   const flash = (text: string) => dispatch({ type: 'flash', message: text });
+  const reload = (name: string) =>
+    session.reloadPrd(name).then(
+      (summary) => dispatch({ type: 'prd-reloaded', summary }),
+      (error: unknown) => flash(`could not reload ${name}: ${message(error)}`),
+    );
 
   const unsubscribe = session.subscribe((name, event) => {
     if (disposed) return;
-    dispatch({ type: 'session-event', name, event, nowMs: now() });
+    dispatch({ type: 'session-event', name, event, nowMs: now() }, event.type === 'run-finished');
     options.onEvent?.(name, event);
-    if (RELOAD_AFTER.has(event.type)) {
-      session.reloadPrd(name).then(
-        (summary) => dispatch({ type: 'prd-reloaded', summary }),
-        (error: unknown) => flash(`could not reload ${name}: ${message(error)}`),
-      );
-    }
+    if (RELOAD_AFTER.has(event.type)) void reload(name);
   });
 
   function run(effect: Effect): void {
@@ -123,7 +137,9 @@ export function createController(session: TuiSession, options: ControllerOptions
       case 'adjust': {
         const value = session.adjustMaxIterations(effect.name, effect.delta);
         dispatch({ type: 'max-iterations-set', name: effect.name, value });
-        flash(`${effect.name}: up to ${value} iterations`);
+        const run = state.prds.find((p) => p.summary.name === effect.name)?.run;
+        if (run !== undefined)
+          flash(`${effect.name}: up to iteration ${lastIteration(run)} (${value} this session)`);
         break;
       }
       case 'load-diff':
@@ -142,25 +158,51 @@ export function createController(session: TuiSession, options: ControllerOptions
         break;
       case 'merge':
       case 'clean': {
-        const act = effect.type === 'merge' ? session.merge : session.clean;
-        act?.call(session, effect.name).then(
-          (result) => flash(result.message),
-          (error: unknown) => flash(`${effect.type} failed: ${message(error)}`),
-        );
+        const step = effect.type;
+        const act = step === 'merge' ? session.merge : session.clean;
+        const done = (ok: boolean, detail: string) =>
+          dispatch({
+            type: 'step',
+            name: effect.name,
+            step,
+            view: { status: ok ? 'done' : 'failed', detail },
+          });
+        (act?.call(session, effect.name) ?? Promise.reject(new Error(`${step} is not available`)))
+          .then(
+            (result) => done(result.ok, result.message),
+            (error: unknown) => done(false, message(error)),
+          )
+          // The worktree or the branch changed: the header shows it.
+          .then(() => reload(effect.name));
         break;
       }
-      case 'new-prd':
-        session.newPrd?.();
-        break;
-      case 'edit-prd':
-        session.editPrd?.(effect.name);
+      case 'hand-off':
+        handOff(effect.request);
         break;
     }
   }
 
+  function handOff(request: Extract<Effect, { type: 'hand-off' }>['request']): void {
+    const terminal = options.terminal;
+    if (session.handOff === undefined || terminal === undefined) return;
+    let released = false;
+    const lease: TerminalLease = {
+      async release() {
+        await terminal.release();
+        released = true;
+      },
+    };
+    session
+      .handOff(request, lease)
+      .catch((error: unknown) => ({ ok: false, message: message(error) }))
+      .then((result) => {
+        if (released) terminal.restore();
+        dispatch({ type: 'hand-off-done', request, result });
+      });
+  }
+
   function apply(result: KeyResult): void {
     publish(result.state);
-    // Synchronously, in the same tick: a hand-off reaches the session before `exited` settles.
     for (const effect of result.effects) run(effect);
   }
 
@@ -168,6 +210,8 @@ export function createController(session: TuiSession, options: ControllerOptions
     if (disposed) return;
     disposed = true;
     unsubscribe();
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
     listeners.clear();
   }
 

@@ -1,4 +1,5 @@
 export type { TuiController } from './controller.js';
 export { createController } from './controller.js';
-export { type RunTuiOptions, runTui } from './run-tui.js';
+export { type ExitSummaryEntry, exitSummary } from './exit-summary.js';
+export { type RunTuiOptions, runTui, type TuiExit } from './run-tui.js';
 export * from './session.js';

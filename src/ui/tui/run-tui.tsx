@@ -1,4 +1,4 @@
-import { render } from 'ink';
+import { type Instance, render } from 'ink';
 import { createNotifier, notificationFor } from '../notify.js';
 import { App } from './components/app.js';
 import { createController } from './controller.js';
@@ -13,18 +13,42 @@ export interface RunTuiOptions {
   signal?: AbortSignal;
 }
 
+export interface TuiExit {
+  /** That of the last run to finish (0 if none ran). */
+  code: number;
+  /** The PRDs started in this TUI, in the order they were first started. */
+  started: readonly string[];
+  /** The PRD selected when the TUI closed. */
+  selected?: string;
+}
+
 const ENTER_ALT_SCREEN = '\x1b[?1049h\x1b[H';
 const LEAVE_ALT_SCREEN = '\x1b[?1049l';
 
-/**
- * Shows the TUI until the user quits and every loop it started has stopped.
- * Resolves with the exit code: that of the last run to finish (0 if none
- * ran), or `HAND_OFF_EXIT_CODE` after `n`/`e`.
- */
-export async function runTui(session: TuiSession, options: RunTuiOptions = {}): Promise<number> {
+/** Shows the TUI until the user quits and every loop it started has stopped. */
+export async function runTui(session: TuiSession, options: RunTuiOptions = {}): Promise<TuiExit> {
   const stdout = options.stdout ?? process.stdout;
   const stdin = options.stdin ?? process.stdin;
   const alternate = options.alternateScreen ?? stdout.isTTY === true;
+  let instance: Instance | null = null;
+
+  const draw = () => {
+    if (alternate) stdout.write(ENTER_ALT_SCREEN);
+    // Ctrl-C is a key here: running loops finish their iteration before the TUI closes (see keys.ts).
+    instance = render(<App controller={controller} />, { stdout, stdin, exitOnCtrlC: false });
+  };
+  const undraw = async () => {
+    const drawn = instance;
+    instance = null;
+    if (drawn === null) return;
+    drawn.unmount();
+    await drawn.waitUntilExit();
+    drawn.cleanup();
+    // Stop reading the terminal: whatever runs next in it (the agent of `n`/`e`) gets every key.
+    stdin.pause();
+    if (alternate) stdout.write(LEAVE_ALT_SCREEN);
+  };
+
   const controller = createController(session, {
     onEvent: (name, event) => {
       const notification = notificationFor(name, event);
@@ -33,22 +57,21 @@ export async function runTui(session: TuiSession, options: RunTuiOptions = {}): 
       const { bell, desktop } = session.config.get().notifications;
       createNotifier({ bell, desktop, writeBell: (text) => stdout.write(text) })(notification);
     },
+    // `n` / `e`: the agent gets the terminal, then the same state is drawn again.
+    terminal: { release: undraw, restore: draw },
   });
   const onAbort = () => controller.quit();
   if (options.signal?.aborted) onAbort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
-  if (alternate) stdout.write(ENTER_ALT_SCREEN);
-  // Ctrl-C is a key here: it pauses the loops first (see keys.ts) rather than killing the TUI under them.
-  const instance = render(<App controller={controller} />, { stdout, stdin, exitOnCtrlC: false });
+  draw();
   try {
     const code = await controller.exited;
-    instance.unmount();
-    await instance.waitUntilExit();
-    return code;
+    const state = controller.getState();
+    const selected = state.prds[state.selected]?.summary.name;
+    return { code, started: state.started, ...(selected !== undefined ? { selected } : {}) };
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
     controller.dispose();
-    instance.cleanup();
-    if (alternate) stdout.write(LEAVE_ALT_SCREEN);
+    await undraw();
   }
 }

@@ -38,25 +38,20 @@ export interface PrdSummary {
   worktree?: string;
   /** The agent a run would use (`claude`, `codex`, ...). */
   agent: string;
-  /** The iteration limit the next run starts with (remaining stories + 5 unless configured). */
+  /** The iteration limit the next run starts with (remaining stories + 5 unless configured or steered). */
   maxIterations: number;
+  /** The run state's iteration number: iterations run so far, over every session of the run. */
+  iteration: number;
+  /** The agent is stopped after this long without output (`--idle-timeout`). */
+  idleTimeoutMs: number;
   /** Spend recorded for this PRD by earlier runs. */
   costUsd: number;
   /** A loop for this PRD is running (in this process or, after a reload, elsewhere). */
   running: boolean;
 }
 
-/** A step of the on-complete actions (push, pull request) that run after the last story passes. */
-export interface OnCompleteEvent {
-  type: 'on-complete';
-  step: 'push' | 'pull-request';
-  status: 'running' | 'done' | 'failed' | 'skipped';
-  detail?: string;
-  url?: string;
-}
-
-/** Everything `subscribe` delivers: the engine's events, plus what the CLI does after a run. */
-export type SessionEvent = LoopEvent | OnCompleteEvent;
+/** Everything `subscribe` delivers: the engine's events, push and pull request included. */
+export type SessionEvent = LoopEvent;
 
 /** The part of `.ralph/config.yaml` the settings screen edits. */
 export interface TuiSettings {
@@ -111,18 +106,26 @@ export interface TuiSession {
   };
   /** Merge the PRD's branch into the branch it started from. */
   merge?(name: string): Promise<ActionResult>;
-  /** Remove the PRD's worktree. */
+  /** Remove the PRD's worktree (the branch stays). */
   clean?(name: string): Promise<ActionResult>;
   /**
-   * Hand-offs: the TUI calls one, then exits with `HAND_OFF_EXIT_CODE`; the
-   * CLI then runs `ralph new` / `ralph edit <name>` in the freed terminal.
+   * `ralph new <name>` / `ralph edit <name>` with the terminal handed to the
+   * agent. The session checks the request first and refuses (ok: false) with
+   * the reason, without touching the terminal; otherwise it calls
+   * `terminal.release()` before the agent starts, and the TUI draws itself
+   * again once this settles.
    */
-  newPrd?(): void;
-  editPrd?(name: string): void;
+  handOff?(request: HandOffRequest, terminal: TerminalLease): Promise<HandOffResult>;
 }
 
-/**
- * `runTui` resolves with this when the user asked for `ralph new`/`ralph edit`.
- * Out of the 0–255 range so it can never be mistaken for a run's exit code.
- */
-export const HAND_OFF_EXIT_CODE = 256;
+export type HandOffRequest = { kind: 'new'; name: string } | { kind: 'edit'; name: string };
+
+export interface TerminalLease {
+  /** Takes the TUI off the screen and out of the keyboard until the hand-off settles. */
+  release(): Promise<void>;
+}
+
+export interface HandOffResult extends ActionResult {
+  /** The PRD written or edited, to show (and select) when the TUI comes back. */
+  prd?: PrdSummary;
+}

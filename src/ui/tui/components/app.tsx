@@ -4,11 +4,14 @@ import type { TuiController } from '../controller.js';
 import { useNow } from '../hooks/use-now.js';
 import { useTerminalSize } from '../hooks/use-terminal-size.js';
 import { diffLines } from '../model/diff-lines.js';
-import type { KeyPress } from '../model/keys.js';
+import { helpPageCount } from '../model/help-lines.js';
+import { keyPresses } from '../model/key-input.js';
 import { computeLayout } from '../model/layout.js';
 import { type LogLine, logLines } from '../model/log-lines.js';
+import { ringItems } from '../model/ring.js';
 import { isActive } from '../model/run-view.js';
-import { selectedPrd } from '../model/tui-state.js';
+import { selectedPrd, type TuiState } from '../model/tui-state.js';
+import { ActivityBar } from './activity-bar.js';
 import { Completion } from './completion.js';
 import { Dashboard } from './dashboard.js';
 import { DiffView } from './diff-view.js';
@@ -16,28 +19,17 @@ import { Footer } from './footer.js';
 import { Header } from './header.js';
 import { Help } from './help.js';
 import { LogView } from './log-view.js';
+import { NamePrompt } from './name-prompt.js';
+import { Notice } from './notice.js';
 import { Picker } from './picker.js';
 import { PrdTabs } from './prd-tabs.js';
 import { Settings } from './settings.js';
 
-export function toKeyPress(input: string, key: Key): KeyPress {
-  return {
-    input,
-    up: key.upArrow,
-    down: key.downArrow,
-    left: key.leftArrow,
-    right: key.rightArrow,
-    pageUp: key.pageUp,
-    pageDown: key.pageDown,
-    enter: key.return,
-    escape: key.escape,
-    // Most terminals send DEL for Backspace, which Ink reports as `delete`.
-    backspace: key.backspace || key.delete,
-    ctrl: key.ctrl,
-  };
-}
-
 const NO_LINES: readonly LogLine[] = [];
+
+/** A text field has the keys: a paste stays one piece of text. */
+const isTyping = (state: TuiState): boolean =>
+  state.view.kind === 'prompt' || (state.view.kind === 'settings' && state.view.editing !== null);
 
 export function App({ controller, now }: { controller: TuiController; now?: () => number }) {
   const state = useSyncExternalStore(controller.subscribe, controller.getState);
@@ -45,10 +37,10 @@ export function App({ controller, now }: { controller: TuiController; now?: () =
   const prd = selectedPrd(state);
   const nowMs = useNow(prd !== undefined && isActive(prd.run), now);
   const view = state.view;
-  const cards = prd?.run.log.cards.items;
+  const ring = prd?.run.log.cards;
   const log = useMemo(
-    () => (view.kind === 'log' && cards !== undefined ? logLines(cards, layout.columns) : NO_LINES),
-    [view.kind, cards, layout.columns],
+    () => (view.kind === 'log' && ring !== undefined ? logLines(ringItems(ring), layout.columns) : NO_LINES),
+    [view.kind, ring, layout.columns],
   );
   const diffText = view.kind === 'diff' ? view.text : null;
   const diffStatus = view.kind === 'diff' ? view.status : null;
@@ -61,14 +53,13 @@ export function App({ controller, now }: { controller: TuiController; now?: () =
           : diffLines(diffText),
     [diffText, diffStatus],
   );
+  const helpPages = helpPageCount(layout.columns, layout.bodyHeight);
 
-  useInput((input, key) =>
-    controller.press(toKeyPress(input, key), {
-      pageSize: layout.pageSize,
-      logLines: log.length,
-      diffLines: diff.length,
-    }),
-  );
+  useInput((input: string, key: Key) => {
+    const metrics = { pageSize: layout.pageSize, logLines: log.length, diffLines: diff.length, helpPages };
+    for (const press of keyPresses(input, key, isTyping(controller.getState())))
+      controller.press(press, metrics);
+  });
 
   if (prd === undefined) {
     return (
@@ -90,9 +81,13 @@ export function App({ controller, now }: { controller: TuiController; now?: () =
       case 'picker':
         return <Picker state={state} index={view.index} height={layout.bodyHeight} />;
       case 'help':
-        return <Help height={layout.bodyHeight} />;
+        return <Help columns={layout.columns} height={layout.bodyHeight} page={view.page} />;
       case 'settings':
         return <Settings state={state} view={view} height={layout.bodyHeight} />;
+      case 'notice':
+        return <Notice view={view} columns={layout.columns} height={layout.bodyHeight} />;
+      case 'prompt':
+        return <NamePrompt view={view} height={layout.bodyHeight} />;
       case 'completion':
         return (
           <Completion
@@ -112,10 +107,8 @@ export function App({ controller, now }: { controller: TuiController; now?: () =
       <Box height={layout.bodyHeight} flexDirection="column" overflow="hidden">
         {body}
       </Box>
-      <Text dimColor wrap="truncate-end">
-        ▸ {prd.run.activity === '' ? '—' : prd.run.activity}
-      </Text>
-      <Footer state={state} />
+      <ActivityBar prd={prd} nowMs={nowMs} />
+      <Footer state={state} columns={layout.columns} helpPages={helpPages} />
     </Box>
   );
 }

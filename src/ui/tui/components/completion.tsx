@@ -1,24 +1,14 @@
 import { Box, Text } from 'ink';
+import { useSpinner } from '../hooks/use-spinner.js';
+import { completionSteps, totals } from '../model/completion-lines.js';
 import { clip, duration, money, storyDuration } from '../model/format.js';
-import type { StepView } from '../model/run-view.js';
+import { allDone } from '../model/status.js';
 import { STATUS_ICON, storyRows } from '../model/stories.js';
 import type { PrdView } from '../model/tui-state.js';
 import type { TuiSettings } from '../session.js';
+import { styleOf } from './styled-line.js';
 
-const STEP_MARK = { running: '…', done: '✓', failed: '✗', skipped: '–' } as const;
-
-function Step({ label, step }: { label: string; step: StepView }) {
-  const color = step.status === 'failed' ? 'red' : step.status === 'done' ? 'green' : undefined;
-  return (
-    <Text wrap="truncate-end" color={color}>
-      {STEP_MARK[step.status]} {label}: {step.status}
-      {step.url ? ` ${step.url}` : ''}
-      {step.detail ? ` — ${step.detail}` : ''}
-    </Text>
-  );
-}
-
-/** Per-story time, attempts and cost, the totals, and what happened after: push, pull request. */
+/** Per-story time, attempts and cost, the totals, and what happened after: push, pull request, merge, clean. */
 export function Completion({
   prd,
   settings,
@@ -33,23 +23,24 @@ export function Completion({
   const { run, summary } = prd;
   const outcome = run.outcome;
   const rows = storyRows(summary.stories, run);
-  const ok = outcome?.exitCode === 0;
+  const ok = outcome?.exitCode === 0 || allDone(summary);
   const titleWidth = Math.max(8, columns - 42);
-  const { push, 'pull-request': pr } = run.onComplete;
+  const steps = completionSteps(run, columns);
+  const spinner = useSpinner(steps.some((s) => s.spinning));
   const configured = settings.onComplete.push || settings.onComplete.createPR;
-  // Title, header, totals, steps (2), hint, keys: the rest is for stories.
-  const storyLines = Math.max(1, height - 8);
-  const shown = rows.slice(0, storyLines);
-  const elapsed =
-    run.startedAtMs !== null && run.finishedAtMs !== null ? run.finishedAtMs - run.startedAtMs : 0;
+  const offLine = !configured && run.steps.push === undefined && run.steps['pull-request'] === undefined;
+  // Title, column heads and totals, then the steps: the stories get the lines left.
+  const room = Math.max(1, height - 3 - steps.length - (offLine ? 1 : 0));
+  const shown = rows.length > room ? rows.slice(0, Math.max(0, room - 1)) : rows;
+  const agentTime = rows.reduce((sum, r) => sum + r.durationMs, 0);
+  const total = totals(rows, run);
+  const title = ok
+    ? `✓ ${summary.name} complete — every story passed`
+    : `■ ${summary.name}: ${outcome?.message ?? 'stopped'}`;
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
-      <Text
-        bold
-        color={ok ? 'green' : outcome?.reason === 'interrupted' ? 'yellow' : 'red'}
-        wrap="truncate-end"
-      >
-        {ok ? '✓' : '■'} {summary.name} {ok ? 'complete' : 'stopped'} — {outcome?.message ?? ''}
+      <Text bold color={ok ? 'green' : 'red'} wrap="truncate-end">
+        {title}
       </Text>
       <Text dimColor wrap="truncate-end">
         {'  '}
@@ -64,21 +55,26 @@ export function Completion({
           {String(r.attempts).padStart(5)} {money(r.costUsd).padStart(8)}
         </Text>
       ))}
-      {rows.length > shown.length ? <Text dimColor>… {rows.length - shown.length} more stories</Text> : null}
+      {rows.length > shown.length ? (
+        <Text dimColor wrap="truncate-end">
+          … {rows.length - shown.length} more stories
+        </Text>
+      ) : null}
       <Text bold wrap="truncate-end">
-        Total: {outcome ? `${outcome.passed}/${outcome.total} passed` : ''} · {outcome?.iterations ?? 0}{' '}
-        iterations · {duration(elapsed)} · {money(outcome?.costUsd ?? run.costUsd)}
+        Total: {total.text} · {duration(agentTime)} · {money(run.costUsd)}
       </Text>
-      {push ? <Step label="Push" step={push} /> : null}
-      {pr ? <Step label="Pull request" step={pr} /> : null}
-      {!configured && !push && !pr ? (
+      {steps.map((line, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: lines are positional
+        <Text key={i} wrap="truncate-end" {...styleOf(line.style)}>
+          {line.spinning ? `${spinner} ` : ''}
+          {line.text}
+        </Text>
+      ))}
+      {offLine ? (
         <Text dimColor wrap="truncate-end">
           Push and pull request on completion are off: turn them on in settings (,).
         </Text>
       ) : null}
-      <Text dimColor wrap="truncate-end">
-        m merge · c clean · l PRDs · s run again · t log · d diff · q quit · Esc dashboard
-      </Text>
     </Box>
   );
 }

@@ -1,19 +1,17 @@
 import { Text } from 'ink';
+import { footerHints } from '../model/hints.js';
 import type { TuiState } from '../model/tui-state.js';
 
-const HINTS: Readonly<Record<string, string>> = {
-  dashboard:
-    's start · p pause · x stop · +/- iterations · t log · d diff · l PRDs · , settings · ? help · q quit',
-  log: 'j/k scroll · PgUp/PgDn · g top · G follow · t back · ? help',
-  diff: 'j/k scroll · PgUp/PgDn · g top · G end · d back · ? help',
-  picker: '',
-  help: '',
-  settings: '',
-  completion: '',
-};
-
-/** The last line: a question, a message, or the keys of the view. */
-export function Footer({ state }: { state: TuiState }) {
+/** The last line: a question, a message, or the keys of the view (always with `? help` and `q quit`). */
+export function Footer({
+  state,
+  columns,
+  helpPages,
+}: {
+  state: TuiState;
+  columns: number;
+  helpPages: number;
+}) {
   if (state.quit === 'confirm') {
     return (
       <Text color="yellow" bold wrap="truncate-end">
@@ -28,6 +26,17 @@ export function Footer({ state }: { state: TuiState }) {
       </Text>
     );
   }
+  const question = state.question;
+  if (question !== null) {
+    const prd = state.prds.find((p) => p.summary.name === question.name)?.summary;
+    const branch = prd?.branch ? ` (branch ${prd.branch} stays)` : '';
+    return (
+      <Text color="yellow" bold wrap="truncate-end">
+        Remove the worktree of {question.name}
+        {branch}? (y/n)
+      </Text>
+    );
+  }
   if (state.flash !== null) {
     return (
       <Text color="cyan" wrap="truncate-end">
@@ -37,7 +46,7 @@ export function Footer({ state }: { state: TuiState }) {
   }
   return (
     <Text dimColor wrap="truncate-end">
-      {HINTS[state.view.kind] ?? ''}
+      {footerHints(state, columns, helpPages)}
     </Text>
   );
 }

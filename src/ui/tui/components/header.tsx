@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import { duration, money } from '../model/format.js';
+import { lastIteration } from '../model/run-view.js';
 import { statusBadge } from '../model/status.js';
 import type { PrdView } from '../model/tui-state.js';
 import { styleOf } from './styled-line.js';
@@ -7,7 +8,7 @@ import { styleOf } from './styled-line.js';
 /** Two lines: which PRD and its state; then iteration, elapsed time, agent, branch and spend. */
 export function Header({ prd, nowMs }: { prd: PrdView; nowMs: number }) {
   const { run, summary } = prd;
-  const badge = statusBadge(run, summary.running);
+  const badge = statusBadge(run, summary);
   const started = run.startedAtMs;
   const elapsed = started === null ? null : (run.finishedAtMs ?? nowMs) - started;
   const where = [
@@ -15,7 +16,7 @@ export function Header({ prd, nowMs }: { prd: PrdView; nowMs: number }) {
     summary.worktree ? `worktree ${summary.worktree}` : null,
   ].filter((s) => s !== null);
   const facts = [
-    `Iteration ${run.iteration}/${run.maxIterations}`,
+    `Iteration ${run.iteration}/${lastIteration(run)}`,
     elapsed === null ? null : duration(elapsed),
     money(run.costUsd),
     run.agent,

@@ -10,7 +10,7 @@ export function PrdTabs({ state }: { state: TuiState }) {
       <Text wrap="truncate-end">
         {state.prds.map((p, i) => {
           const rows = storyRows(p.summary.stories, p.run);
-          const label = ` ${i < 9 ? `${i + 1} ` : ''}${p.summary.name} ${countDone(rows)}/${rows.length} ${phaseMark(p.run)} `;
+          const label = ` ${i < 9 ? `${i + 1} ` : ''}${p.summary.name} ${countDone(rows)}/${rows.length} ${phaseMark(p.run, p.summary)} `;
           return (
             <Text key={p.summary.name} inverse={i === state.selected}>
               {label}

@@ -7,7 +7,7 @@ import type { SettingsView, TuiState } from '../model/tui-state.js';
 export function Settings({ state, view, height }: { state: TuiState; view: SettingsView; height: number }) {
   const rows = settingRows(state.settings);
   const issueLines = view.issues.length;
-  const listHeight = Math.max(1, height - 3 - issueLines);
+  const listHeight = Math.max(1, height - 2 - issueLines);
   const start = windowStart(rows.length, listHeight, view.index);
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
@@ -29,11 +29,6 @@ export function Settings({ state, view, height }: { state: TuiState; view: Setti
           {issue}
         </Text>
       ))}
-      <Text dimColor wrap="truncate-end">
-        {view.editing !== null
-          ? 'type · Enter save · Esc cancel'
-          : '↑/↓ choose · Enter toggle or edit · ←/→ change agent · Esc back'}
-      </Text>
     </Box>
   );
 }

@@ -2,11 +2,12 @@
  * What each key does, as a pure function: the next state, and the requests
  * (effects) the controller then makes of the session.
  */
-import { HAND_OFF_EXIT_CODE, type SettingsPatch } from '../session.js';
+import type { HandOffRequest, SettingsPatch } from '../session.js';
+import { modalKey } from './modal-keys.js';
 import { isActive } from './run-view.js';
 import { handleSettingsKey } from './settings-keys.js';
 import { focusedIndex, storyRows } from './stories.js';
-import { anyActive, type PrdView, selectedPrd, type TuiState, type View } from './tui-state.js';
+import { anyActive, type BaseView, type PrdView, selectedPrd, type TuiState } from './tui-state.js';
 
 /** A key press, independent of Ink's Key type. */
 export interface KeyPress {
@@ -29,14 +30,16 @@ export interface ViewMetrics {
   pageSize: number;
   logLines: number;
   diffLines: number;
+  /** Pages of the help screen at this size. */
+  helpPages: number;
 }
 
 export type Effect =
-  | { type: 'start' | 'pause' | 'stop' | 'merge' | 'clean' | 'edit-prd'; name: string }
+  | { type: 'start' | 'pause' | 'stop' | 'merge' | 'clean'; name: string }
   | { type: 'adjust'; name: string; delta: number }
   | { type: 'load-diff'; name: string; storyId: string | null }
   | { type: 'save-settings'; patch: SettingsPatch }
-  | { type: 'new-prd' };
+  | { type: 'hand-off'; request: HandOffRequest };
 
 export interface KeyResult {
   state: TuiState;
@@ -45,16 +48,15 @@ export interface KeyResult {
 
 /** What the session can do beyond the required calls (optional methods). */
 export interface Capabilities {
-  newPrd: boolean;
-  editPrd: boolean;
+  handOff: boolean;
   merge: boolean;
   clean: boolean;
 }
 
 export const ITERATION_STEP = 5;
 
-const none = (state: TuiState): KeyResult => ({ state, effects: [] });
-const flash = (state: TuiState, message: string): KeyResult => none({ ...state, flash: message });
+export const none = (state: TuiState): KeyResult => ({ state, effects: [] });
+export const flash = (state: TuiState, message: string): KeyResult => none({ ...state, flash: message });
 
 export function handleKey(
   before: TuiState,
@@ -62,17 +64,18 @@ export function handleKey(
   metrics: ViewMetrics,
   can: Capabilities,
 ): KeyResult {
-  if (before.exit !== null) return none(before);
+  if (before.exit !== null || before.handingOff) return none(before);
   const state: TuiState = { ...before, flash: null };
   if (press.ctrl && press.input === 'c') return interrupt(state);
   if (state.quit === 'confirm') return confirmQuit(state, press);
   if (state.quit === 'stopping') {
     return press.input === 'x' ? stopAll(state, 'stop') : flash(state, 'stopping… (x stops now)');
   }
+  if (state.question !== null) return answer(state, press);
+  const modal = modalKey(state, press, metrics);
+  if (modal !== null) return modal;
   const view = state.view;
   switch (view.kind) {
-    case 'help':
-      return none({ ...state, view: view.back });
     case 'settings':
       return handleSettingsKey(state, view, press);
     case 'picker': {
@@ -97,6 +100,11 @@ export function handleKey(
       if (handled) return handled;
       break;
     }
+    case 'help':
+    case 'notice':
+    case 'prompt':
+      // Handled by modalKey above.
+      break;
     case 'dashboard': {
       const handled = dashboardKey(state, press);
       if (handled) return handled;
@@ -117,7 +125,7 @@ function globalKey(state: TuiState, press: KeyPress, can: Capabilities): KeyResu
   }
   switch (key) {
     case '?':
-      return none({ ...state, view: { kind: 'help', back: backView(state.view) } });
+      return none({ ...state, view: { kind: 'help', back: backView(state), page: 0 } });
     case ',':
       return none({
         ...state,
@@ -129,9 +137,9 @@ function globalKey(state: TuiState, press: KeyPress, can: Capabilities): KeyResu
       if (anyActive(state)) return none({ ...state, quit: 'confirm' });
       return none({ ...state, exit: state.lastExitCode ?? 0 });
     case 'n':
-      if (!can.newPrd) return flash(state, 'new PRD: not available here (run `ralph new`)');
+      if (!can.handOff) return flash(state, 'new PRD: not available here (run `ralph new`)');
       if (anyActive(state)) return flash(state, 'stop the running loops before writing a new PRD');
-      return { state: { ...state, exit: HAND_OFF_EXIT_CODE }, effects: [{ type: 'new-prd' }] };
+      return none({ ...state, view: { kind: 'prompt', text: '' } });
   }
   if (prd === undefined) return none(state);
   const name = prd.summary.name;
@@ -155,15 +163,24 @@ function globalKey(state: TuiState, press: KeyPress, can: Capabilities): KeyResu
         ? none({ ...state, view: { kind: 'dashboard' } })
         : openDiff(state, prd);
     case 'e':
-      if (!can.editPrd) return flash(state, 'edit PRD: not available here (run `ralph edit`)');
+      if (!can.handOff) return flash(state, 'edit PRD: not available here (run `ralph edit`)');
       if (anyActive(state)) return flash(state, 'stop the running loops before editing a PRD');
-      return { state: { ...state, exit: HAND_OFF_EXIT_CODE }, effects: [{ type: 'edit-prd', name }] };
+      return handOff(state, { kind: 'edit', name });
   }
   return none(state);
 }
 
-function backView(view: View): Exclude<View, { kind: 'help' }> {
+function backView(state: TuiState): BaseView {
+  const view = state.view;
   return view.kind === 'help' ? view.back : view;
+}
+
+/** The terminal goes to the agent; keys wait until the TUI is back. */
+export function handOff(state: TuiState, request: HandOffRequest): KeyResult {
+  return {
+    state: { ...state, handingOff: true, view: { kind: 'dashboard' } },
+    effects: [{ type: 'hand-off', request }],
+  };
 }
 
 function withPrd(state: TuiState, change: (p: PrdView) => PrdView): TuiState {
@@ -179,23 +196,19 @@ function startPrd(state: TuiState, prd: PrdView): KeyResult {
   const prds = state.prds.map((p) =>
     p === prd ? { ...p, run: { ...p.run, phase: 'starting' as const, error: null } } : p,
   );
-  const view: View = state.view.kind === 'completion' ? { kind: 'dashboard' } : state.view;
-  return { state: { ...state, prds, view }, effects: [{ type: 'start', name: prd.summary.name }] };
+  const name = prd.summary.name;
+  const view: BaseView = state.view.kind === 'completion' ? { kind: 'dashboard' } : backView(state);
+  const started = state.started.includes(name) ? state.started : [...state.started, name];
+  return { state: { ...state, prds, view, started }, effects: [{ type: 'start', name }] };
 }
 
 function controlPrd(state: TuiState, prd: PrdView, how: 'pause' | 'stop'): KeyResult {
   const name = prd.summary.name;
   if (!isActive(prd.run)) return flash(state, `${name} is not running`);
   if (how === 'pause' && prd.run.stopping !== 'none') return none(state);
+  // The header says "Pausing after this iteration" / "Stopping" until the loop has ended: no flash to go stale.
   const prds = state.prds.map((p) => (p === prd ? { ...p, run: { ...p.run, stopping: how } } : p));
-  return {
-    state: {
-      ...state,
-      prds,
-      flash: how === 'pause' ? `${name}: pausing after this iteration` : `${name}: stopping now`,
-    },
-    effects: [{ type: how, name }],
-  };
+  return { state: { ...state, prds }, effects: [{ type: how, name }] };
 }
 
 function stopAll(state: TuiState, how: 'pause' | 'stop'): KeyResult {
@@ -219,7 +232,9 @@ function interrupt(state: TuiState): KeyResult {
   const interrupts = state.interrupts + 1;
   const result = stopAll({ ...state, interrupts }, interrupts === 1 ? 'pause' : 'stop');
   const message =
-    interrupts === 1 ? 'stopping after this iteration (Ctrl-C again to stop now)' : 'stopping now';
+    interrupts === 1
+      ? 'quitting after this iteration (Ctrl-C again to stop now)'
+      : 'stopping now, then quitting';
   return { ...result, state: { ...result.state, flash: message } };
 }
 
@@ -260,15 +275,45 @@ function completionKey(state: TuiState, press: KeyPress, can: Capabilities): Key
   if (prd === undefined) return null;
   const name = prd.summary.name;
   if (press.escape || press.enter) return none({ ...state, view: { kind: 'dashboard' } });
+  const busy = (step: 'merge' | 'clean') => prd.run.steps[step]?.status === 'running';
   if (press.input === 'm') {
     if (!can.merge) return flash(state, 'merge: not available here (run `ralph merge`)');
-    return { state: { ...state, flash: `merging ${name}…` }, effects: [{ type: 'merge', name }] };
+    if (busy('merge') || busy('clean')) return none(state);
+    return {
+      state: withStepRunning(state, 'merge', `merging ${prd.summary.branch ?? name}`),
+      effects: [{ type: 'merge', name }],
+    };
   }
   if (press.input === 'c') {
     if (!can.clean) return flash(state, 'clean: not available here (run `ralph clean`)');
-    return { state: { ...state, flash: `cleaning ${name}…` }, effects: [{ type: 'clean', name }] };
+    if (busy('merge') || busy('clean')) return none(state);
+    if (prd.summary.worktree === undefined) return flash(state, `${name} has no worktree to remove`);
+    return none({ ...state, question: { kind: 'clean', name } });
   }
   return null;
+}
+
+function withStepRunning(state: TuiState, step: 'merge' | 'clean', detail: string): TuiState {
+  return withPrd(state, (p) => ({
+    ...p,
+    run: { ...p.run, steps: { ...p.run.steps, [step]: { status: 'running', detail } } },
+  }));
+}
+
+/** The footer's yes/no question: `c` removes a worktree only once the user said yes. */
+function answer(state: TuiState, press: KeyPress): KeyResult {
+  const question = state.question;
+  if (question === null) return none(state);
+  if (press.input === 'y' || press.input === 'Y') {
+    const asked = { ...state, question: null };
+    return {
+      state: withStepRunning(asked, 'clean', 'removing the worktree'),
+      effects: [{ type: 'clean', name: question.name }],
+    };
+  }
+  if (press.input === 'n' || press.input === 'N' || press.escape || press.input === 'q')
+    return none({ ...state, question: null });
+  return none(state);
 }
 
 function pickerKey(state: TuiState, index: number, press: KeyPress): KeyResult | null {

@@ -4,7 +4,7 @@
  * for what the loop did. Pure; kept in a ring so memory stays bounded.
  */
 import type { AgentEvent } from '../../../agents/agent-event.js';
-import { describeEvent } from '../../plain-reporter.js';
+import { describeEvent, describeRetry } from '../../plain-reporter.js';
 import type { SessionEvent } from '../session.js';
 import { emptyRing, pushRing, type Ring, updateLast } from './ring.js';
 
@@ -58,7 +58,7 @@ function add(log: LogState, card: LogCard): LogState {
   return { cards: pushRing(log.cards, card), nextSeq: log.nextSeq + 1 };
 }
 
-const note = (log: LogState, tone: Tone, text: string): LogState =>
+export const note = (log: LogState, tone: Tone, text: string): LogState =>
   add(log, { kind: 'note', seq: log.nextSeq, tone, text });
 
 export function logEvent(log: LogState, event: SessionEvent): LogState {
@@ -93,12 +93,6 @@ export function logEvent(log: LogState, event: SessionEvent): LogState {
       };
     case 'usage':
       return log;
-    case 'on-complete':
-      return note(
-        log,
-        event.status === 'failed' ? 'bad' : event.status === 'done' ? 'good' : 'info',
-        `${event.step}: ${event.status}${event.url ? ` ${event.url}` : ''}${event.detail ? ` — ${event.detail}` : ''}`,
-      );
     default: {
       const text = describeEvent(event, false);
       return text === null ? log : note(log, toneOf(event), text.trim());
@@ -136,6 +130,8 @@ function logAgentEvent(log: LogState, event: AgentEvent): LogState {
       };
     case 'error':
       return note(log, 'bad', `agent error (${event.kind}): ${event.message}`);
+    case 'retry':
+      return note(log, 'warn', describeRetry(event));
     case 'garbage':
       return note(log, 'info', `(unparsed output) ${event.line}`);
     case 'result':
@@ -150,7 +146,12 @@ function logAgentEvent(log: LogState, event: AgentEvent): LogState {
 function toneOf(event: SessionEvent): Tone {
   switch (event.type) {
     case 'story-passed':
+    case 'branch-pushed':
+    case 'pr-created':
       return 'good';
+    case 'push-failed':
+    case 'pr-failed':
+      return 'bad';
     case 'attempt-failed':
     case 'story-parked':
       return 'bad';

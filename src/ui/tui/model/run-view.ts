@@ -2,11 +2,15 @@
  * One PRD's loop as the TUI shows it, folded from the session's events.
  * Pure: the time of each event is passed in, never read.
  */
+import type { RetryEvent } from '../../../agents/agent-event.js';
 import type { StopReason } from '../../../loop/events.js';
-import type { OnCompleteEvent, PrdSummary, SessionEvent, StoryState } from '../session.js';
-import { emptyLog, type LogState, logEvent } from './log-cards.js';
+import { describeRetry } from '../../plain-reporter.js';
+import type { PrdSummary, SessionEvent, StoryState } from '../session.js';
+import { emptyLog, type LogState, logEvent, note } from './log-cards.js';
+import { type StepName, type Steps, type StepView, stepOf } from './steps.js';
 
-export type RunPhase = 'ready' | 'starting' | 'running' | 'finished';
+/** `paused`: the last run was stopped by the user (p, x) and resumes with s. */
+export type RunPhase = 'ready' | 'starting' | 'running' | 'paused' | 'finished';
 
 export interface StoryRunView {
   attempts: number;
@@ -21,39 +25,45 @@ export interface RunOutcome {
   exitCode: number;
   reason: StopReason;
   message: string;
-  passed: number;
-  total: number;
   parked: readonly string[];
-  costUsd: number;
-  iterations: number;
 }
 
-export interface StepView {
-  status: OnCompleteEvent['status'];
-  detail?: string;
-  url?: string;
+export interface CurrentAttempt {
+  storyId: string;
+  title: string;
+  attempt: number;
+  maxAttempts: number;
+  startedAtMs: number;
+  /** When the agent last said anything: a quiet agent is shown as silent. */
+  heardAtMs: number;
+  /** The agent process is running (not yet exited: the gates come after). */
+  agentRunning: boolean;
+  /** The agent CLI's latest retry of its API request in this attempt. */
+  retry: RetryEvent | null;
 }
 
 export interface RunView {
   phase: RunPhase;
   /** A pause (finish the iteration) or an immediate stop was asked for. */
   stopping: 'none' | 'pause' | 'stop';
+  /** The iteration limit of the running session, or of the next one. */
   maxIterations: number;
-  /** Iterations this run has used, counted like the engine counts them. */
+  /** Iterations of the running session that count toward its limit, the one in flight included. */
+  counted: number;
+  /** The run state's iteration number: the latest iteration, over every session of the run. */
   iteration: number;
-  /** The run state's iteration number just before this run's first one. */
-  iterationBase: number | null;
   startedAtMs: number | null;
   finishedAtMs: number | null;
   agent: string;
   /** Spend of earlier runs plus this run's. */
   costUsd: number;
-  current: { storyId: string; title: string; attempt: number; maxAttempts: number } | null;
+  current: CurrentAttempt | null;
   stories: Readonly<Record<string, StoryRunView>>;
   /** The latest thing the agent or the loop did, for the one-line activity bar. */
   activity: string;
   outcome: RunOutcome | null;
-  onComplete: Readonly<Partial<Record<OnCompleteEvent['step'], StepView>>>;
+  /** Push and pull request after the run; merge and clean asked for on the completion screen. */
+  steps: Steps;
   /** Why the last start failed, shown until the next start. */
   error: string | null;
   log: LogState;
@@ -64,8 +74,8 @@ export function initialRunView(summary: PrdSummary, logCapacity?: number): RunVi
     phase: 'ready',
     stopping: 'none',
     maxIterations: summary.maxIterations,
-    iteration: 0,
-    iterationBase: null,
+    counted: 0,
+    iteration: summary.iteration,
     startedAtMs: null,
     finishedAtMs: null,
     agent: summary.agent,
@@ -74,10 +84,47 @@ export function initialRunView(summary: PrdSummary, logCapacity?: number): RunVi
     stories: {},
     activity: '',
     outcome: null,
-    onComplete: {},
+    steps: {},
     error: null,
     log: emptyLog(logCapacity),
   };
+}
+
+/** The last iteration the limit allows: what the header shows after the slash. */
+export const lastIteration = (run: RunView): number =>
+  run.iteration + Math.max(0, run.maxIterations - run.counted);
+
+/**
+ * Log lines said in the TUI's own terms rather than the plain reporter's:
+ * iteration numbers count on over every session of the run, `p` pauses and
+ * `s` resumes (the keys of a headless run are Ctrl-C's).
+ */
+function tuiNote(run: RunView, event: SessionEvent): LogState | null {
+  switch (event.type) {
+    case 'max-iterations-changed': {
+      const last = lastIteration({ ...run, maxIterations: event.maxIterations });
+      return note(
+        run.log,
+        'info',
+        `iteration limit now ${event.maxIterations} this session: up to iteration ${last}`,
+      );
+    }
+    case 'stop-requested':
+      return note(
+        run.log,
+        'warn',
+        event.how === 'graceful'
+          ? 'pausing after this iteration (x stops now)'
+          : 'stopping now: killing the agent',
+      );
+    case 'run-finished': {
+      if (event.reason !== 'interrupted') return null;
+      const how = run.stopping === 'pause' ? `paused after iteration ${run.iteration}` : event.message;
+      return note(run.log, 'warn', `${how} — ${event.passed}/${event.total} passed; s resumes`);
+    }
+    default:
+      return null;
+  }
 }
 
 /** The stories' run figures as the summary has them: the starting point of a run. */
@@ -113,9 +160,26 @@ function clearInProgress(stories: Readonly<Record<string, StoryRunView>>): Recor
   return out;
 }
 
+export function withStep(run: RunView, name: StepName, step: StepView): RunView {
+  return { ...run, steps: { ...run.steps, [name]: step } };
+}
+
+/** The summary was read again: while no loop runs, the header shows what the next run would do. */
+export function reloadedRun(run: RunView, summary: PrdSummary): RunView {
+  if (isActive(run)) return run;
+  return {
+    ...run,
+    maxIterations: summary.maxIterations,
+    counted: 0,
+    iteration: Math.max(run.iteration, summary.iteration),
+  };
+}
+
 export function reduceRun(run: RunView, summary: PrdSummary, event: SessionEvent, nowMs: number): RunView {
-  const log = logEvent(run.log, event);
+  const log = tuiNote(run, event) ?? logEvent(run.log, event);
   const next = { ...run, log };
+  const step = stepOf(event);
+  if (step !== null) return withStep(next, step.name, step.step);
   switch (event.type) {
     case 'run-started':
       return {
@@ -123,21 +187,20 @@ export function reduceRun(run: RunView, summary: PrdSummary, event: SessionEvent
         phase: 'running',
         stopping: 'none',
         maxIterations: event.maxIterations,
-        iteration: 0,
-        iterationBase: null,
+        counted: 0,
+        iteration: Math.max(run.iteration, summary.iteration),
         startedAtMs: nowMs,
         finishedAtMs: null,
         agent: event.agent,
         costUsd: summary.costUsd,
         current: null,
         stories: storiesFrom(summary),
-        activity: `${event.resumed ? 'resuming' : 'starting'}: ${event.remaining} stories left`,
+        activity: `${event.resumed ? 'resuming' : 'starting'}: ${event.remaining} stor${event.remaining === 1 ? 'y' : 'ies'} left`,
         outcome: null,
-        onComplete: {},
+        steps: {},
         error: null,
       };
     case 'iteration-started': {
-      const base = run.iterationBase ?? event.iteration - 1;
       const started = patchStory({ ...next, stories: clearInProgress(next.stories) }, event.storyId, (s) => ({
         ...s,
         attempts: event.attempt,
@@ -146,30 +209,30 @@ export function reduceRun(run: RunView, summary: PrdSummary, event: SessionEvent
       return {
         ...started,
         phase: 'running',
-        iterationBase: base,
-        iteration: Math.max(run.iteration, event.iteration - base),
+        iteration: event.iteration,
+        counted: run.counted + 1,
         current: {
           storyId: event.storyId,
           title: event.title,
           attempt: event.attempt,
           maxAttempts: event.maxAttempts,
+          startedAtMs: nowMs,
+          heardAtMs: nowMs,
+          agentRunning: true,
+          retry: null,
         },
         activity: `working on ${event.storyId} ${event.title} (attempt ${event.attempt}/${event.maxAttempts})`,
       };
     }
-    case 'agent-event': {
-      const e = event.event;
-      if (e.type === 'tool-started') return { ...next, activity: `⚙ ${e.name} ${e.summary}`.trim() };
-      if (e.type === 'assistant-text' && e.text.trim() !== '')
-        return { ...next, activity: firstLine(e.text) };
-      if (e.type === 'error') return { ...next, activity: `agent error: ${firstLine(e.message)}` };
-      return next;
-    }
+    case 'agent-event':
+      return agentActivity(next, event.event, nowMs);
     case 'agent-exited': {
-      const id = run.current?.storyId;
-      return id === undefined
-        ? next
-        : patchStory(next, id, (s) => ({ ...s, durationMs: s.durationMs + event.durationMs }));
+      const current = run.current;
+      if (current === null) return next;
+      return patchStory({ ...next, current: { ...current, agentRunning: false } }, current.storyId, (s) => ({
+        ...s,
+        durationMs: s.durationMs + event.durationMs,
+      }));
     }
     case 'usage':
       return patchStory({ ...next, costUsd: run.costUsd + event.costUsd }, event.storyId, (s) => ({
@@ -197,44 +260,66 @@ export function reduceRun(run: RunView, summary: PrdSummary, event: SessionEvent
     case 'story-parked':
       return patchStory(next, event.storyId, (s) => ({ ...s, state: 'parked', lastFailure: event.reason }));
     case 'rate-limited':
-      return { ...next, activity: `rate limited: waiting ${Math.round(event.waitMs / 1000)}s` };
+      // The engine does not count a rate-limited attempt against the limit.
+      return {
+        ...next,
+        counted: Math.max(0, run.counted - 1),
+        activity: `rate limited: waiting ${Math.round(event.waitMs / 1000)}s`,
+      };
+    case 'agent-switched':
+      return { ...next, counted: Math.max(0, run.counted - 1) };
+    case 'max-iterations-changed':
+      return { ...next, maxIterations: event.maxIterations };
     case 'stop-requested':
       return { ...next, stopping: event.how === 'graceful' ? 'pause' : 'stop' };
     case 'run-finished':
       return {
         ...next,
-        phase: 'finished',
+        // Stopped by the user: the run is not over, `s` takes it on.
+        phase: event.reason === 'interrupted' ? 'paused' : 'finished',
         stopping: 'none',
         finishedAtMs: nowMs,
         current: null,
         costUsd: event.costUsd,
         stories: clearInProgress(next.stories),
-        activity: event.message,
+        activity:
+          event.reason === 'interrupted' && run.stopping === 'pause'
+            ? 'paused after the iteration; s resumes'
+            : event.message,
         outcome: {
           exitCode: event.exitCode,
           reason: event.reason,
           message: event.message,
-          passed: event.passed,
-          total: event.total,
           parked: event.parked,
-          costUsd: event.costUsd,
-          iterations: event.iterations,
-        },
-      };
-    case 'on-complete':
-      return {
-        ...next,
-        onComplete: {
-          ...run.onComplete,
-          [event.step]: {
-            status: event.status,
-            ...(event.detail !== undefined ? { detail: event.detail } : {}),
-            ...(event.url !== undefined ? { url: event.url } : {}),
-          },
         },
       };
     default:
       return next;
+  }
+}
+
+function agentActivity(
+  run: RunView,
+  e: Extract<SessionEvent, { type: 'agent-event' }>['event'],
+  nowMs: number,
+) {
+  const current = run.current === null ? null : { ...run.current, heardAtMs: nowMs };
+  const heard = { ...run, current };
+  switch (e.type) {
+    case 'tool-started':
+      return { ...heard, activity: `⚙ ${e.name} ${e.summary}`.trim() };
+    case 'assistant-text':
+      return e.text.trim() === '' ? heard : { ...heard, activity: firstLine(e.text) };
+    case 'error':
+      return { ...heard, activity: `agent error: ${firstLine(e.message)}` };
+    case 'retry':
+      return {
+        ...heard,
+        current: current === null ? null : { ...current, retry: e },
+        activity: describeRetry(e),
+      };
+    default:
+      return heard;
   }
 }
 

@@ -1,4 +1,5 @@
 /** The one-word state of a PRD's loop, for the header, the tabs and the picker. */
+import type { PrdSummary } from '../session.js';
 import type { LineStyle } from './log-lines.js';
 import type { RunView } from './run-view.js';
 
@@ -7,32 +8,39 @@ export interface Badge {
   style: LineStyle;
 }
 
-export function statusBadge(run: RunView, runningElsewhere = false): Badge {
+/** Every story of the task file passed: a PRD finished in an earlier run opens as complete. */
+export const allDone = (summary: PrdSummary): boolean =>
+  summary.stories.length > 0 && summary.stories.every((s) => s.status === 'done');
+
+export function statusBadge(run: RunView, summary: PrdSummary): Badge {
   switch (run.phase) {
     case 'ready':
-      if (runningElsewhere) return { label: 'Running in another process', style: 'warn' };
-      return run.error === null
-        ? { label: 'Ready — press s to start', style: 'accent' }
-        : { label: `Could not start: ${run.error}`, style: 'bad' };
+      if (summary.running) return { label: 'Running in another process', style: 'warn' };
+      if (run.error !== null) return { label: `Could not start: ${run.error}`, style: 'bad' };
+      if (allDone(summary)) return { label: 'Complete — every story passed', style: 'good' };
+      return { label: 'Ready — press s to start', style: 'accent' };
     case 'starting':
       return { label: 'Starting…', style: 'accent' };
     case 'running':
       if (run.stopping === 'pause') return { label: 'Pausing after this iteration', style: 'warn' };
       if (run.stopping === 'stop') return { label: 'Stopping', style: 'warn' };
       return { label: 'Running', style: 'good' };
+    case 'paused':
+      return { label: 'Paused — press s to resume', style: 'warn' };
     case 'finished': {
       const outcome = run.outcome;
-      if (outcome === null) return { label: 'Stopped', style: 'warn' };
-      if (outcome.exitCode === 0) return { label: 'Complete', style: 'good' };
-      if (outcome.reason === 'interrupted') return { label: 'Stopped', style: 'warn' };
-      return { label: `Stopped: ${outcome.reason}`, style: 'bad' };
+      if (outcome === null || outcome.exitCode === 0 || allDone(summary))
+        return { label: 'Complete', style: 'good' };
+      return { label: `Stopped: ${outcome.message}`, style: 'bad' };
     }
   }
 }
 
 /** A one-character marker for tabs and the picker. */
-export function phaseMark(run: RunView): string {
+export function phaseMark(run: RunView, summary: PrdSummary): string {
   if (run.phase === 'running' || run.phase === 'starting') return '●';
-  if (run.phase === 'finished') return run.outcome?.exitCode === 0 ? '✓' : '■';
+  if (run.phase === 'paused') return '‖';
+  if (allDone(summary)) return '✓';
+  if (run.phase === 'finished') return '■';
   return '○';
 }

@@ -3,8 +3,16 @@
  * scroll positions. `reduce` applies what happened outside (session events,
  * answers to requests); `handleKey` (keys.ts) applies what the user pressed.
  */
-import type { PrdSummary, SessionEvent, TuiSession, TuiSettings } from '../session.js';
-import { initialRunView, isActive, type RunView, reduceRun } from './run-view.js';
+import type {
+  HandOffRequest,
+  HandOffResult,
+  PrdSummary,
+  SessionEvent,
+  TuiSession,
+  TuiSettings,
+} from '../session.js';
+import { initialRunView, isActive, type RunView, reduceRun, reloadedRun, withStep } from './run-view.js';
+import type { StepName, StepView } from './steps.js';
 
 export interface PrdView {
   summary: PrdSummary;
@@ -32,14 +40,26 @@ export type SettingsView = {
   issues: readonly string[];
 };
 
-export type View =
+/** Asks for the name of a new PRD before the terminal goes to the agent. */
+export type PromptView = { kind: 'prompt'; text: string };
+
+/** A message too long for the footer (why a hand-off was refused, what it did); any key closes it. */
+export type NoticeView = { kind: 'notice'; title: string; text: string; tone: 'good' | 'bad' };
+
+export type BaseView =
   | { kind: 'dashboard' }
   | { kind: 'log' }
   | DiffView
   | { kind: 'picker'; index: number }
-  | { kind: 'help'; back: Exclude<View, { kind: 'help' }> }
   | SettingsView
-  | { kind: 'completion' };
+  | { kind: 'completion' }
+  | PromptView
+  | NoticeView;
+
+export type View = BaseView | { kind: 'help'; back: BaseView; page: number };
+
+/** A yes/no question in the footer before a step that cannot be undone. */
+export type Question = { kind: 'clean'; name: string };
 
 export interface TuiState {
   prds: readonly PrdView[];
@@ -50,6 +70,11 @@ export interface TuiState {
   flash: string | null;
   /** `confirm`: asked whether to stop running loops; `stopping`: waiting for them to end. */
   quit: 'none' | 'confirm' | 'stopping';
+  question: Question | null;
+  /** A hand-off to the agent (`n`, `e`) is under way: keys wait. */
+  handingOff: boolean;
+  /** PRDs started in this TUI, for the summary printed on exit. */
+  started: readonly string[];
   interrupts: number;
   /** Set when the TUI should close, with this exit code. */
   exit: number | null;
@@ -64,7 +89,9 @@ export type Action =
   | { type: 'max-iterations-set'; name: string; value: number }
   | { type: 'diff-loaded'; storyId: string | null; text: string; ok: boolean }
   | { type: 'settings-saved'; settings: TuiSettings; issues: readonly string[] }
-  | { type: 'flash'; message: string };
+  | { type: 'flash'; message: string }
+  | { type: 'step'; name: string; step: StepName; view: StepView }
+  | { type: 'hand-off-done'; request: HandOffRequest; result: HandOffResult };
 
 export interface InitOptions {
   logCapacity?: number;
@@ -86,6 +113,9 @@ export function initialState(session: TuiSession, options: InitOptions = {}): Tu
     settings: session.config.get(),
     flash: null,
     quit: 'none',
+    question: null,
+    handingOff: false,
+    started: [],
     interrupts: 0,
     exit: null,
     lastExitCode: null,
@@ -119,17 +149,23 @@ export function reduce(state: TuiState, action: Action): TuiState {
         run: reduceRun(p.run, p.summary, event, action.nowMs),
       }));
       if (event.type === 'run-finished') {
+        const paused = event.reason === 'interrupted';
         next = { ...next, lastExitCode: event.exitCode };
         const isSelected = selectedPrd(next)?.summary.name === name;
         const kind = next.view.kind;
-        if (isSelected && next.quit === 'none' && (kind === 'dashboard' || kind === 'log' || kind === 'diff'))
-          next = { ...next, view: { kind: 'completion' } };
-        else if (!isSelected) next = { ...next, flash: `${name}: ${event.message}` };
+        if (!isSelected) next = { ...next, flash: `${name}: ${event.message}` };
+        else if (paused) next = { ...next, flash: null };
+        else if (next.quit === 'none' && (kind === 'dashboard' || kind === 'log' || kind === 'diff'))
+          next = { ...next, view: { kind: 'completion' }, flash: null };
       }
       return settleQuit(next);
     }
     case 'prd-reloaded':
-      return updatePrd(state, action.summary.name, (p) => ({ ...p, summary: action.summary }));
+      return updatePrd(state, action.summary.name, (p) => ({
+        ...p,
+        summary: action.summary,
+        run: reloadedRun(p.run, action.summary),
+      }));
     case 'start-failed':
       return settleQuit({
         ...updatePrd(state, action.name, (p) => ({
@@ -146,6 +182,10 @@ export function reduce(state: TuiState, action: Action): TuiState {
       });
     case 'max-iterations-set':
       return updatePrd(state, action.name, (p) => ({ ...p, run: { ...p.run, maxIterations: action.value } }));
+    case 'step':
+      return updatePrd(state, action.name, (p) => ({ ...p, run: withStep(p.run, action.step, action.view) }));
+    case 'hand-off-done':
+      return handOffDone(state, action.request, action.result);
     case 'diff-loaded': {
       const view = state.view;
       if (view.kind !== 'diff' || view.storyId !== action.storyId) return state;
@@ -170,4 +210,27 @@ export function reduce(state: TuiState, action: Action): TuiState {
     case 'flash':
       return { ...state, flash: action.message };
   }
+}
+
+/** Back from the agent: the PRD it wrote or edited is shown and selected; the outcome is said. */
+function handOffDone(state: TuiState, request: HandOffRequest, result: HandOffResult): TuiState {
+  const back: TuiState = { ...state, handingOff: false, view: { kind: 'dashboard' }, flash: null };
+  const what = request.kind === 'new' ? `New PRD ${request.name}` : `Edit ${request.name}`;
+  const notice: View = {
+    kind: 'notice',
+    title: `${what}: ${result.ok ? 'done' : 'not done'}`,
+    text: result.message,
+    tone: result.ok ? 'good' : 'bad',
+  };
+  const prd = result.prd;
+  if (prd === undefined) return { ...back, view: notice };
+  const at = back.prds.findIndex((p) => p.summary.name === prd.name);
+  if (at >= 0) {
+    const prds = back.prds.slice();
+    const old = prds[at];
+    if (old !== undefined) prds[at] = { ...old, summary: prd, run: reloadedRun(old.run, prd) };
+    return { ...back, prds, selected: at, view: notice };
+  }
+  const added: PrdView = { summary: prd, run: initialRunView(prd), pickedStory: null, logTop: null };
+  return { ...back, prds: [...back.prds, added], selected: back.prds.length, view: notice };
 }

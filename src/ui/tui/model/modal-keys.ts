@@ -1,0 +1,51 @@
+/** Keys on the screens that sit over a view: help (paged), a notice, the new-PRD name prompt. */
+import { handOff, type KeyPress, type KeyResult, type ViewMetrics } from './keys.js';
+import type { TuiState } from './tui-state.js';
+
+const none = (state: TuiState): KeyResult => ({ state, effects: [] });
+
+/** The keys' result on a modal screen, or null when no modal screen is open. */
+export function modalKey(state: TuiState, press: KeyPress, metrics: ViewMetrics): KeyResult | null {
+  const view = state.view;
+  switch (view.kind) {
+    case 'help': {
+      if (press.input === 'q') return null;
+      const last = Math.max(0, metrics.helpPages - 1);
+      const step =
+        press.input === ' ' || press.input === 'j' || press.down || press.pageDown
+          ? 1
+          : press.input === 'k' || press.up || press.pageUp
+            ? -1
+            : 0;
+      if (step !== 0) {
+        const page = Math.max(0, Math.min(last, view.page + step));
+        return none({ ...state, view: { ...view, page } });
+      }
+      return none({ ...state, view: view.back });
+    }
+    case 'notice':
+      if (press.input === 'q') return null;
+      return none({ ...state, view: { kind: 'dashboard' } });
+    case 'prompt':
+      return promptKey(state, view.text, press);
+    default:
+      return null;
+  }
+}
+
+/** Names as `ralph new` takes them: letters, digits, `.`, `-`, `_`. */
+const NAME_CHAR = /^[A-Za-z0-9._-]$/;
+
+function promptKey(state: TuiState, text: string, press: KeyPress): KeyResult {
+  const set = (next: string) => none({ ...state, view: { kind: 'prompt', text: next } });
+  if (press.escape) return none({ ...state, view: { kind: 'dashboard' } });
+  if (press.enter) {
+    const name = text.trim();
+    if (name === '') return none({ ...state, flash: 'type a name for the new PRD, or Esc' });
+    return handOff(state, { kind: 'new', name });
+  }
+  if (press.backspace) return set(text.slice(0, -1));
+  if (press.ctrl || press.input === '') return none(state);
+  const typed = [...press.input].filter((c) => NAME_CHAR.test(c)).join('');
+  return typed === '' ? none(state) : set(text + typed);
+}
