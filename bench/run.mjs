@@ -62,3 +62,7 @@ time('parse 5000 Claude stream lines', 5, () => {
 });
 const text = lines.join('\n');
 time(`parse signals in ${(text.length / 1e6).toFixed(1)} MB of assistant text`, 5, () => parseSignals(text));
+
+console.log('terminal UI: 20,000 events/s for 10 s');
+const { benchTui } = await import('./tui.mjs');
+await benchTui();

@@ -8,7 +8,7 @@ import type { Config } from '../state/config.js';
 import { worktreeDir } from '../state/layout.js';
 import { listPrdNames, type ResolvedTarget, resolveTarget } from '../state/resolve-target.js';
 import { readRunState } from '../state/run-state.js';
-import { exitSummary, runTui } from '../ui/tui/index.js';
+import { exitSummary } from '../ui/tui/exit-summary.js';
 import type { ActionResult, PrdSummary, SessionEvent, TuiSession } from '../ui/tui/session.js';
 import type { RunOptions } from './commands/run-options.js';
 import { openLog } from './event-log-file.js';
@@ -193,6 +193,7 @@ export async function runInTui(
   process.on('SIGTERM', onTerm);
   process.on('SIGHUP', onTerm);
   try {
+    const { runTui } = await importTui();
     const exit = await runTui(session, { signal: abort.signal });
     const names = exit.started.length > 0 ? exit.started : exit.selected ? [exit.selected] : [];
     const entries = [];
@@ -205,6 +206,23 @@ export async function runInTui(
   } finally {
     process.off('SIGTERM', onTerm);
     process.off('SIGHUP', onTerm);
+  }
+}
+
+/**
+ * Loads the TUI (Ink and React) with React's production build: the
+ * development one, picked when NODE_ENV is unset, is several times slower
+ * and records a performance entry for every component drawn, which a TUI
+ * left running for a night accumulates. NODE_ENV is set only while the
+ * modules load, so agents, gates and hooks never inherit it.
+ */
+async function importTui(): Promise<typeof import('../ui/tui/run-tui.js')> {
+  const before = process.env.NODE_ENV;
+  if (before === undefined) process.env.NODE_ENV = 'production';
+  try {
+    return await import('../ui/tui/run-tui.js');
+  } finally {
+    if (before === undefined) delete process.env.NODE_ENV;
   }
 }
 

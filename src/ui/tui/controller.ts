@@ -69,16 +69,25 @@ export function createController(session: TuiSession, options: ControllerOptions
   });
 
   // An agent can stream thousands of events a second: draw at most one frame per `frameMs` for
-  // them, so rendering costs the same however fast they come. A key draws at once.
+  // them, so rendering costs the same however fast they come. A key draws at once. A frame that
+  // took long (a loaded machine, a big terminal) spaces the next ones out, so drawing never takes
+  // more than about a third of the time from the loop and the agents.
   let timer: ReturnType<typeof setTimeout> | null = null;
   let lastFrameAt = Number.NEGATIVE_INFINITY;
+  let lastFrameCost = 0;
   const render = () => {
     timer = null;
-    lastFrameAt = performance.now();
+    const start = performance.now();
+    lastFrameAt = start;
     for (const listener of listeners) listener();
+    // React draws in a microtask the listeners queued: this one runs after it.
+    queueMicrotask(() => {
+      lastFrameCost = performance.now() - start;
+    });
   };
   const scheduleRender = (urgent: boolean) => {
-    const wait = urgent ? 0 : Math.max(0, lastFrameAt + frameMs - performance.now());
+    const interval = Math.max(frameMs, 3 * lastFrameCost);
+    const wait = urgent ? 0 : Math.max(0, lastFrameAt + interval - performance.now());
     if (timer !== null) {
       if (!urgent) return;
       clearTimeout(timer);

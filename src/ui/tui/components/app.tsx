@@ -33,7 +33,8 @@ const isTyping = (state: TuiState): boolean =>
 
 export function App({ controller, now }: { controller: TuiController; now?: () => number }) {
   const state = useSyncExternalStore(controller.subscribe, controller.getState);
-  const layout = computeLayout(useTerminalSize());
+  const size = useTerminalSize();
+  const layout = useMemo(() => computeLayout(size), [size]);
   const prd = selectedPrd(state);
   const nowMs = useNow(prd !== undefined && isActive(prd.run), now);
   const view = state.view;

@@ -1,10 +1,12 @@
 import { Box, Text } from 'ink';
+import { memo } from 'react';
 import { detailLines } from '../model/details.js';
 import type { Size } from '../model/layout.js';
 import type { StoryRow } from '../model/stories.js';
 import { StyledLine } from './styled-line.js';
 
-export function StoryDetails({
+/** The focused story: drawn again only when it, or the panel's size, changes. */
+export const StoryDetails = memo(function StoryDetails({
   row,
   size,
   maxAttempts,
@@ -33,4 +35,4 @@ export function StoryDetails({
       ))}
     </Box>
   );
-}
+});

@@ -1,11 +1,12 @@
 import { Box, Text } from 'ink';
+import { memo } from 'react';
 import type { Size } from '../model/layout.js';
 import { STATUS_ICON, type StoryRow, windowStart } from '../model/stories.js';
 
 const COLOR = { done: 'green', 'in-progress': 'yellow', todo: undefined, parked: 'red' } as const;
 
 /** ✓ ● ○ ✗ and the titles, one line each, scrolled to keep the focused story in view. */
-export function StoryList({
+export const StoryList = memo(function StoryList({
   rows,
   focused,
   size,
@@ -40,4 +41,4 @@ export function StoryList({
       })}
     </Box>
   );
-}
+});

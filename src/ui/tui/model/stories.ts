@@ -18,7 +18,22 @@ export const STATUS_ICON: Readonly<Record<StoryState, string>> = {
   parked: '✗',
 };
 
+/**
+ * The rows of the last call per story list: most events change neither the
+ * stories nor what the run knows of them, and the same rows (same objects)
+ * let the panels that show them skip drawing again.
+ */
+const last = new WeakMap<readonly StorySummary[], { runStories: RunView['stories']; rows: StoryRow[] }>();
+
 export function storyRows(stories: readonly StorySummary[], run: RunView): StoryRow[] {
+  const hit = last.get(stories);
+  if (hit !== undefined && hit.runStories === run.stories) return hit.rows;
+  const rows = computeRows(stories, run);
+  last.set(stories, { runStories: run.stories, rows });
+  return rows;
+}
+
+function computeRows(stories: readonly StorySummary[], run: RunView): StoryRow[] {
   return stories.map((story) => {
     const live = run.stories[story.id];
     const lastFailure = live?.lastFailure ?? story.lastFailure;
