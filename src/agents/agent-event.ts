@@ -73,14 +73,15 @@ export interface ErrorEvent {
 
 /**
  * The agent CLI retrying a failed API request by itself (Claude Code's
- * `api_retry` lines). The attempt goes on; a user watching sees why it is
- * quiet, and how often it has been retried.
+ * `api_retry` lines, Codex's "Reconnecting... 2/5"). The attempt goes on; a
+ * user watching sees why it is quiet, and how often it has been retried.
  */
 export interface RetryEvent {
   type: 'retry';
   attempt: number;
   maxRetries: number;
-  delayMs: number;
+  /** How long the CLI waits before the retry, when it says. */
+  delayMs?: number;
   /** The HTTP status; absent for connection errors that got no response. */
   status?: number;
   /** What failed, in the CLI's words (`overloaded`, `server_error`, ...). */

@@ -134,7 +134,8 @@ function describeAgentEvent(event: AgentEvent, verbose: boolean): string | null 
 /** `API request failed (529 overloaded); retry 2/10 in 1.2s`: the agent CLI's own retry of a request. */
 export function describeRetry(event: RetryEvent): string {
   const what = [event.status, event.reason].filter((p) => p !== undefined && p !== '').join(' ');
-  return `API request failed (${what}); retry ${event.attempt}/${event.maxRetries} in ${seconds(event.delayMs)}`;
+  const wait = event.delayMs === undefined ? '' : ` in ${seconds(event.delayMs)}`;
+  return `API request failed (${what}); retry ${event.attempt}/${event.maxRetries}${wait}`;
 }
 
 /** `1 iteration`, `2 iterations`. */

@@ -110,16 +110,23 @@ describe('Claude stream parser on recorded runs', () => {
     expect(events.at(-1)?.type).toBe('result');
   });
 
-  it('keeps retry notices as unknown events and reads the recovered run', () => {
+  it('reads api_retry lines as the CLI retrying (not an error) and the recovered run after them', () => {
     const events = parseAll(fixture('retry-then-success'));
     expect(events.map((e) => e.type)).toEqual([
       'session-started',
-      'unknown',
+      'retry',
       'assistant-text',
       'usage',
       'result',
     ]);
-    expect(ofType(events, 'unknown')[0]?.raw).toMatchObject({ type: 'system', subtype: 'api_retry' });
+    expect(ofType(events, 'retry')[0]).toEqual({
+      type: 'retry',
+      attempt: 1,
+      maxRetries: 2,
+      delayMs: 519.3376068051227,
+      status: 529,
+      reason: 'overloaded',
+    });
     expect(ofType(events, 'result')[0]?.ok).toBe(true);
     expect(ofType(events, 'error')).toEqual([]);
   });

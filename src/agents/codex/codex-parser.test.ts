@@ -142,11 +142,13 @@ describe('Codex stream parser on hand-made lines (shapes from the Codex exec eve
     ]);
   });
 
-  it('keeps retry notices and unknown lines as unknown, non-JSON as garbage', () => {
+  it('turns retry notices into retries, not errors; unknown lines stay unknown, non-JSON is garbage', () => {
     const retry = { type: 'error', message: 'Reconnecting... 2/5 (stream disconnected before completion)' };
+    const uncounted = { type: 'error', message: 'Reconnecting...' };
     const odd = { type: 'thread.renamed', name: 'x' };
-    expect(parseJson(retry, odd)).toEqual([
-      { type: 'unknown', raw: retry },
+    expect(parseJson(retry, uncounted, odd)).toEqual([
+      { type: 'retry', attempt: 2, maxRetries: 5, reason: 'stream disconnected before completion' },
+      { type: 'unknown', raw: uncounted },
       { type: 'unknown', raw: odd },
     ]);
     expect(createCodexParser().parseLine('Reading additional input from stdin...')).toEqual([

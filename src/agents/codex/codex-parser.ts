@@ -1,6 +1,6 @@
 /** `codex exec --json` lines -> AgentEvents. */
 import type { StreamParser } from '../adapter.js';
-import type { AgentEvent, UsageEvent } from '../agent-event.js';
+import type { AgentEvent, RetryEvent, UsageEvent } from '../agent-event.js';
 import { errorEventFromText } from '../classify-error.js';
 import { jsonLineParser, typeOf } from '../stream-json.js';
 import { itemEvents } from './codex-items.js';
@@ -14,6 +14,14 @@ import {
 } from './codex-schemas.js';
 
 const RETRY_NOTICE = /^\s*(?:re-?connecting|retrying)\b/i;
+
+/** `Reconnecting... 2/5 (stream disconnected before completion)` as a retry, when it has its count. */
+function retryNotice(message: string): RetryEvent | null {
+  const count = /(\d+)\s*\/\s*(\d+)/.exec(message);
+  if (count === null) return null;
+  const reason = /\(([^)]+)\)/.exec(message)?.[1] ?? message.trim();
+  return { type: 'retry', attempt: Number(count[1]), maxRetries: Number(count[2]), reason };
+}
 
 /** OpenAI counts cached tokens inside `input_tokens`; ralph's usage keeps them apart. */
 export function usageEvent(usage: Usage): UsageEvent {
@@ -67,7 +75,11 @@ export function createCodexParser(): StreamParser {
       case 'error': {
         // Also used for retry notices ("Reconnecting... 2/5"); the turn may still succeed.
         const line = streamErrorSchema.safeParse(raw);
-        if (!line.success || RETRY_NOTICE.test(line.data.message)) return unknown;
+        if (!line.success) return unknown;
+        if (RETRY_NOTICE.test(line.data.message)) {
+          const retry = retryNotice(line.data.message);
+          return retry === null ? unknown : [retry];
+        }
         return errorOnce(line.data.message);
       }
       case 'item.started':
