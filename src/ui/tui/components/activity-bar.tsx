@@ -2,9 +2,9 @@ import { Text } from 'ink';
 import { duration } from '../model/format.js';
 import type { PrdView } from '../model/tui-state.js';
 
-/** A quiet agent is called silent after a quarter of its idle timeout (never more than 30 s). */
+/** A quiet agent is called silent after a quarter of its idle timeout, at most 30 s (30 s without one). */
 export const silentAfterMs = (idleTimeoutMs: number): number =>
-  Math.min(30_000, Math.max(1000, idleTimeoutMs / 4));
+  idleTimeoutMs > 0 ? Math.min(30_000, Math.max(1000, idleTimeoutMs / 4)) : 30_000;
 
 /**
  * The line above the footer: the attempt's clock, how long the agent has
