@@ -195,6 +195,8 @@ export async function runInTui(
   try {
     const { runTui } = await importTui();
     const exit = await runTui(session, { signal: abort.signal });
+    // Closed by SIGTERM or SIGHUP: the terminal may be gone, and nobody reads a summary.
+    if (abort.signal.aborted) return exit.code;
     const names = exit.started.length > 0 ? exit.started : exit.selected ? [exit.selected] : [];
     const entries = [];
     for (const name of names) {

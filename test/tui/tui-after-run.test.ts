@@ -6,10 +6,13 @@
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createLoopProject, type LoopProject, prdJson } from '../support/loop-project.js';
 import { implement } from '../support/story-script.js';
 import { KEYS, terminalEnv, terminalTests } from './terminal.js';
+
+// Each test runs ralph (and agents) in a terminal: minutes on a loaded two-core machine, not seconds.
+vi.setConfig({ testTimeout: 240_000 });
 
 const ONE = [{ id: 'US-001', title: 'Add greeting' }];
 const PR_URL = 'https://github.com/example/demo/pull/7';

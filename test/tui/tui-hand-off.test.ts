@@ -8,11 +8,14 @@
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it, vi } from 'vitest';
 import { createGitFixture } from '../support/git-fixture.js';
 import { prdJson } from '../support/loop-project.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
 import { KEYS, terminalEnv, terminalTests } from './terminal.js';
+
+// Each test runs ralph (and agents) in a terminal: minutes on a loaded two-core machine, not seconds.
+vi.setConfig({ testTimeout: 120_000 });
 
 const FAKE_AGENT = fileURLToPath(new URL('../support/fake-interactive-agent.mjs', import.meta.url));
 

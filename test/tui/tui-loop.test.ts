@@ -3,10 +3,13 @@
  * the scripted model: the screen follows what the loop does — limits,
  * pauses, iteration numbers and totals over several sessions.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createLoopProject, type LoopProject, prdJson } from '../support/loop-project.js';
 import { implement } from '../support/story-script.js';
 import { KEYS, type RalphTerminal, terminalEnv, terminalTests } from './terminal.js';
+
+// Each test runs ralph (and agents) in a terminal: minutes on a loaded two-core machine, not seconds.
+vi.setConfig({ testTimeout: 240_000 });
 
 const TWO = [
   { id: 'US-001', title: 'Add greeting' },

@@ -3,13 +3,16 @@
  * what the screens say and how they fit, before any agent runs (a PRD whose
  * stories all passed runs to its completion screen without one).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { HELP_KEYS } from '../../src/ui/tui/model/help-lines.js';
 import { CLAUDE_BINARY } from '../support/claude-env.js';
 import { createGitFixture, type GitFixture } from '../support/git-fixture.js';
 import { prdJson } from '../support/loop-project.js';
 import { expectCleanScreen, footerOf } from './screen-checks.js';
 import { KEYS, terminalEnv, terminalTests } from './terminal.js';
+
+// Each test runs ralph (and agents) in a terminal: minutes on a loaded two-core machine, not seconds.
+vi.setConfig({ testTimeout: 120_000 });
 
 const SEVEN = Array.from({ length: 7 }, (_, i) => ({
   id: `US-00${i + 1}`,

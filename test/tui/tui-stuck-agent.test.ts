@@ -3,13 +3,16 @@
  * a scripted model that is overloaded, then silent. The screen shows the
  * agent's own retries as they come, the attempt's clock and its silence.
  */
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { startAnthropicServer } from '../support/anthropic-server.js';
 import { createClaudeEnv } from '../support/claude-env.js';
 import { createGitFixture } from '../support/git-fixture.js';
 import { prdJson } from '../support/loop-project.js';
 import type { Script } from '../support/model-script.js';
 import { KEYS, terminalEnv, terminalTests } from './terminal.js';
+
+// Each test runs ralph (and agents) in a terminal: minutes on a loaded two-core machine, not seconds.
+vi.setConfig({ testTimeout: 240_000 });
 
 const terminals = terminalTests();
 
