@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { UsageError } from '../core/errors.js';
+import { canDrawLive } from '../ui/tui/can-draw-live.js';
 import { cleanCommand } from './commands/clean.js';
 import { convertCommand } from './commands/convert.js';
 import { doctorCommand } from './commands/doctor.js';
@@ -172,10 +173,12 @@ export function buildProgram(): Command {
       command.outputHelp();
     });
 
-  // Bare `ralph` on a terminal opens the TUI on the default PRD, like Chief; elsewhere it explains itself.
+  // Bare `ralph` on a terminal opens the TUI on the default PRD, like Chief; elsewhere (no terminal,
+  // or CI set, where the TUI cannot be drawn and a loop would start unasked) it explains itself.
   program.argument('[command]').action(async (command: string | undefined) => {
     if (command !== undefined) throw unknownCommand(command);
-    if (process.stdout.isTTY && process.stdin.isTTY) process.exitCode = await runCommand(undefined, {});
+    if (process.stdout.isTTY && process.stdin.isTTY && canDrawLive())
+      process.exitCode = await runCommand(undefined, {});
     else program.outputHelp();
   });
 

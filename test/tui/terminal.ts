@@ -46,6 +46,8 @@ const BEGIN_FRAME = '\x1b[?2026h';
 const END_FRAME = '\x1b[?2026l';
 /** Output arriving this close together is one burst: read the screen after it. */
 const QUIET_MS = 40;
+/** After the exit, output this long in coming is taken as all there was. */
+const DRAIN_MS = 150;
 
 /** The CLI under test; RALPH_TUI_TEST_BIN points the suite at another build (e.g. an older one, to see a test fail). */
 const BIN = process.env.RALPH_TUI_TEST_BIN ?? RALPH_BIN;
@@ -90,10 +92,16 @@ export function startRalph(args: readonly string[], options: TerminalOptions): R
     });
   });
   let exitCode: number | null = null;
+  // The exit can be reported before the last output is read: settle once that has drained too.
   const exited = new Promise<number>((resolve) =>
     pty.onExit(({ exitCode: code }) => {
       exitCode = code;
-      resolve(code);
+      const exitAt = Date.now();
+      const drained = () => {
+        if (pending === 0 && Date.now() - Math.max(exitAt, lastDataAt) >= DRAIN_MS) resolve(code);
+        else setTimeout(drained, 20);
+      };
+      drained();
     }),
   );
 

@@ -93,6 +93,10 @@ describe('what the TUI says', () => {
     const screen = await t.see('all stories passed', 20_000);
     expect(screen.text).toMatch(/starting done \(Demo\): 0 stories left/);
     expect(await t.exited).toBe(0);
+    // Bare `ralph` would open the TUI: there, it explains itself rather than start a loop unasked.
+    const bare = ralph([], undefined, { CI: 'true' });
+    expect(await bare.exited).toBe(0);
+    expect(bare.shell()).toContain('Usage: ralph');
   });
 });
 
