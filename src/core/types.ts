@@ -9,6 +9,11 @@ export interface Story {
   title: string;
   description: string;
   acceptanceCriteria: string[];
+  /**
+   * Each criterion's own tick (`- [x]` / `- [ ]`), parallel to
+   * `acceptanceCriteria`, when the source records one per criterion.
+   */
+  checkedCriteria?: boolean[];
   /** Lower runs first. Sources without priorities use their file order. */
   priority: number;
   status: StoryStatus;
@@ -35,6 +40,8 @@ export interface Prd {
   path: string;
   project: string;
   branchName?: string;
+  /** Where `branchName` is written, for messages. */
+  branchLocation?: SourceLocation;
   description?: string;
   stories: Story[];
 }

@@ -27,14 +27,14 @@ describe('checkDraft', () => {
   });
 
   it('passes on the parser errors with line numbers, errors only', () => {
-    const text = prd(story('US-001', 'Login form', 'pending'));
+    const text = prd(story('US-001', 'Login form', 'someday'));
     const check = checkDraft(text, FILE, []);
     expect(check.ok).toBe(false);
     if (check.ok) return;
     expect(check.missing).toBe(false);
     expect(check.issues).toHaveLength(1);
     expect(check.issues[0]).toMatchObject({ file: FILE, line: 9, severity: 'error' });
-    expect(check.issues[0]?.message).toMatch(/bad status "pending"/);
+    expect(check.issues[0]?.message).toMatch(/bad status "someday"/);
   });
 
   it('rejects a dependency on a story that does not exist', () => {

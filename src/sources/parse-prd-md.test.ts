@@ -50,11 +50,16 @@ describe('parsePrdMd', () => {
     expect(fourth?.location).toEqual({ file: F, line: 59, column: 1 });
   });
 
-  it('defaults a missing priority to the story order and a missing status to todo', () => {
-    const { prd } = parsed('# P\n\n### A-1: One\n**Priority:** 5\n\n### A-2: Two\n- [ ] works\n');
+  it("defaults a missing priority to one after the highest so far (Chief's rule) and a missing status to todo", () => {
+    const { prd } = parsed(
+      '# P\n\n### A-1: One\n\n### A-2: Two\n**Priority:** 5\n\n### A-3: Three\n- [ ] works\n\n### A-4: Four\n**Priority:** 2.5\n\n### A-5: Five\n',
+    );
     expect(prd.stories.map((s) => [s.priority, s.status])).toEqual([
+      [1, 'todo'],
       [5, 'todo'],
-      [2, 'todo'],
+      [6, 'todo'],
+      [2.5, 'todo'],
+      [7, 'todo'],
     ]);
   });
 
@@ -123,7 +128,8 @@ describe('parsePrdMd', () => {
         file: F,
         line: 4,
         column: 13,
-        message: 'US-001: bad status "finished" (expected done, in-progress or todo)',
+        message:
+          'US-001: bad status "finished" (expected done, in-progress or todo; Chief\'s complete, completed, passed, started and pending work too)',
         severity: 'error',
       },
       {
@@ -144,7 +150,24 @@ describe('parsePrdMd', () => {
 
   it('reports a file with no stories', () => {
     expect(issuesOf('# P\n\n## Overview\n\nNothing yet.\n')).toEqual([
-      { file: F, message: 'no stories found (expected "### US-001: Title" headings)', severity: 'error' },
+      {
+        file: F,
+        line: 1,
+        column: 1,
+        message:
+          'no stories found: expected a "## User Stories" section with "### US-001: Title" headings (## and #### work too)',
+        severity: 'error',
+      },
+    ]);
+    expect(issuesOf('# P\n\n## User Stories\n\nTo do.\n')).toEqual([
+      {
+        file: F,
+        line: 3,
+        column: 1,
+        message:
+          'no stories found under this heading: expected "### US-001: Title" headings (## and #### work too)',
+        severity: 'error',
+      },
     ]);
   });
 
@@ -164,6 +187,92 @@ describe('parsePrdMd', () => {
   it('reads CRLF files like LF files', () => {
     const crlf = parsed(fixture.replace(/\n/g, '\r\n')).prd;
     expect(crlf.stories).toEqual(parsed(fixture).prd.stories);
+  });
+});
+
+describe('parsePrdMd never drops a story quietly', () => {
+  const storyIds = (text: string) => parsed(text).prd.stories.map((s) => s.id);
+
+  it('reads a #### story before a ### one, and a #### story after it as its own story', () => {
+    const text =
+      '# P\n\n## User Stories\n\n#### US-001: First\n- [ ] a\n\n### US-002: Second\n- [ ] b\n\n#### US-003: Third\n- [ ] c\n';
+    const { prd } = parsed(text);
+    expect(prd.stories.map((s) => [s.id, s.acceptanceCriteria])).toEqual([
+      ['US-001', ['a']],
+      ['US-002', ['b']],
+      ['US-003', ['c']],
+    ]);
+  });
+
+  it('reads ## story headings inside the stories section and keeps reading after them', () => {
+    expect(
+      storyIds('# P\n\n## User Stories\n\n## US-001: One\n- [ ] a\n\n### US-002: Two\n- [ ] b\n'),
+    ).toEqual(['US-001', 'US-002']);
+  });
+
+  it('reads an id heading without a colon, with a dash, or wrapped in bold', () => {
+    expect(
+      storyIds(
+        '# P\n\n## User Stories\n\n### US-001 Login\n- [ ] a\n\n### US-002 - Logout\n- [ ] b\n\n### **US-003**: Reset\n- [ ] c\n',
+      ),
+    ).toEqual(['US-001', 'US-002', 'US-003']);
+  });
+
+  it('takes ### Phase and ### Design headings between stories as grouping headings', () => {
+    const text =
+      '# P\n\n## User Stories\n\n### Phase 1: Core\n\n---\n\n### US-001: A\n- [ ] a\n\n### Design System\n\nShared look.\n\n#### US-002: B\n- [ ] b\n';
+    expect(storyIds(text)).toEqual(['US-001', 'US-002']);
+  });
+
+  it('refuses a story heading at ##### or a heading in the stories section naming an id no story has', () => {
+    const deep = issuesOf('# P\n\n## User Stories\n\n### US-001: A\n- [ ] a\n\n##### US-002: B\n- [ ] b\n');
+    expect(deep.map((i) => [i.line, i.message])).toEqual([
+      [8, '"##### US-002: B" is not read as a story: story headings are ##, ### or ####'],
+    ]);
+    const named = issuesOf(
+      '# P\n\n## User Stories\n\n### US-001: A\n- [ ] a\n\n### Login (US-002)\n\nSoon.\n',
+    );
+    expect(named.map((i) => [i.line, i.message])).toEqual([
+      [
+        8,
+        'heading "### Login (US-002)" names US-002 but is not a story heading: write it as "### US-002: Title"',
+      ],
+    ]);
+  });
+
+  it('reads a 128 KB heading with a space inside its id as a grouping heading (the time is in bench/)', () => {
+    const text = `# P\n\n## User Stories\n\n### US-001: A\n\n### ${'1'.repeat(64_000)} ${'2'.repeat(64_000)}: x\n`;
+    expect(storyIds(text)).toEqual(['US-001']);
+  });
+  it('does not refuse a grouping heading that names stories the file has', () => {
+    const text =
+      '# P\n\n## User Stories\n\n### Phase 1 (US-001 to US-002)\n\n### US-001: A\n\n### US-002: B\n';
+    expect(storyIds(text)).toEqual(['US-001', 'US-002']);
+  });
+});
+
+describe('parsePrdMd fields', () => {
+  it("keeps an indented continuation line in its criterion, and each criterion's own tick", () => {
+    const text =
+      '# P\n\n### US-001: A\n**Status:** in-progress\n- [x] Registration form with email\n      and password fields\n- [ ] Error message for invalid\n      credentials\nProse after.\n';
+    const story = parsed(text).prd.stories[0];
+    expect(story?.acceptanceCriteria).toEqual([
+      'Registration form with email and password fields',
+      'Error message for invalid credentials',
+    ]);
+    expect(story?.checkedCriteria).toEqual([true, false]);
+    expect(story?.description).toBe('Prose after.');
+  });
+
+  it('drops a leading "PRD:" from the title and reads ralph-tui\'s > Branch: line and P1 priorities', () => {
+    const { prd } = parsed(
+      '# PRD: Billing\n\n> Generated: 1/2/2026\n> Branch: `feature/billing`\n\n## User Stories\n\n### US-001: A\n**Priority:** P2\n',
+    );
+    expect([prd.project, prd.branchName, prd.stories[0]?.priority]).toEqual([
+      'Billing',
+      'feature/billing',
+      2,
+    ]);
   });
 });
 

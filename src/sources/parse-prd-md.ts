@@ -4,20 +4,33 @@ import { hasErrors, type ValidationIssue } from '../core/validation-issue.js';
 import { type ScannedField, type ScannedStory, scanPrdMd } from './scan-prd-md.js';
 import type { ReadResult } from './task-source.js';
 
+/** Chief's status words (internal/prd/markdown.go), plus spelling variants. */
 const STATUS_WORDS: Record<string, StoryStatus> = {
   done: 'done',
+  complete: 'done',
+  completed: 'done',
+  passed: 'done',
   'in-progress': 'in-progress',
   'in progress': 'in-progress',
   in_progress: 'in-progress',
+  started: 'in-progress',
   todo: 'todo',
   'to do': 'todo',
   'to-do': 'todo',
+  pending: 'todo',
+  '': 'todo',
 };
 
 const plain = (value: string): string => value.replace(/[`*_]/g, '').trim();
 
 export function parseMdStatus(value: string): StoryStatus | undefined {
   return STATUS_WORDS[plain(value).toLowerCase()];
+}
+
+/** `3`, `2.5`, `.5`, or ralph-tui's `P1`. */
+export function parseMdPriority(value: string): number | undefined {
+  const m = /^P?(-?(?:\d+(?:\.\d+)?|\.\d+))$/i.exec(plain(value));
+  return m?.[1] === undefined ? undefined : Number(m[1]);
 }
 
 /** Splits `US-001, US-002` (or `none`) into ids. */
@@ -30,7 +43,9 @@ export function parseMdDependsOn(value: string): string[] {
     .filter((id) => id !== '');
 }
 
-/** Parses a Chief-style prd.md into the domain model. Pure: `file` is only used in messages. */
+const EXAMPLE = '"### US-001: Title" headings (## and #### work too)';
+
+/** Parses a Chief / ralph-tui style prd.md into the domain model. Pure: `file` is only used in messages. */
 export function parsePrdMd(text: string, file: string): ReadResult {
   const scan = scanPrdMd(text, file);
   const issues: ValidationIssue[] = [...scan.issues];
@@ -45,27 +60,50 @@ export function parsePrdMd(text: string, file: string): ReadResult {
     });
   }
   if (scan.stories.length === 0 && !hasErrors(issues)) {
+    const section = scan.storiesSection;
     issues.push({
       file,
-      message: 'no stories found (expected "### US-001: Title" headings)',
+      line: section === undefined ? 1 : section + 1,
+      column: 1,
+      message:
+        section === undefined
+          ? `no stories found: expected a "## User Stories" section with ${EXAMPLE}`
+          : `no stories found under this heading: expected ${EXAMPLE}`,
       severity: 'error',
     });
   }
 
-  const stories = scan.stories.map((s, index) => toStory(s, index + 1, file, issues));
-  if (hasErrors(issues)) return { ok: false, issues };
+  // Chief's rule: a story without a priority comes right after the highest one so far.
+  let highest = 0;
+  const stories = scan.stories.map((s, index) => {
+    const story = toStory(s, index + 1, file, highest, issues);
+    highest = Math.max(highest, story.priority);
+    return story;
+  });
   const prd: Prd = {
     format: 'prd-md',
     path: file,
     project,
-    ...(scan.branchName ? { branchName: scan.branchName } : {}),
+    ...(scan.branch
+      ? {
+          branchName: scan.branch.value,
+          branchLocation: { file, line: scan.branch.line + 1, column: scan.branch.valueIndex + 1 },
+        }
+      : {}),
     ...(scan.description ? { description: scan.description } : {}),
     stories,
   };
+  if (hasErrors(issues)) return { ok: false, issues, partial: prd };
   return { ok: true, prd, warnings: issues };
 }
 
-function toStory(s: ScannedStory, order: number, file: string, issues: ValidationIssue[]): Story {
+function toStory(
+  s: ScannedStory,
+  order: number,
+  file: string,
+  highest: number,
+  issues: ValidationIssue[],
+): Story {
   const fieldIssue = (field: ScannedField, message: string): void => {
     issues.push({ file, line: field.line + 1, column: field.valueIndex + 1, message, severity: 'error' });
   };
@@ -83,21 +121,27 @@ function toStory(s: ScannedStory, order: number, file: string, issues: Validatio
   if (s.status) {
     const parsed = parseMdStatus(s.status.value);
     if (parsed) status = parsed;
-    else fieldIssue(s.status, `${s.id}: bad status "${s.status.value}" (expected done, in-progress or todo)`);
+    else
+      fieldIssue(
+        s.status,
+        `${s.id}: bad status "${s.status.value}" (expected done, in-progress or todo; Chief's complete, completed, passed, started and pending work too)`,
+      );
   }
 
-  let priority = order;
+  let priority = highest + 1;
   if (s.priority) {
-    const value = plain(s.priority.value);
-    if (/^-?\d+(\.\d+)?$/.test(value)) priority = Number(value);
+    const parsed = parseMdPriority(s.priority.value);
+    if (parsed !== undefined) priority = parsed;
     else fieldIssue(s.priority, `${s.id}: bad priority "${s.priority.value}" (expected a number)`);
   }
 
+  const ticks = s.criteria.map((c) => c.checked);
   return {
     id: s.id,
     title: s.title,
     description: s.description ?? s.prose,
     acceptanceCriteria: s.criteria.map((c) => c.text),
+    ...(ticks.some((t) => t !== undefined) ? { checkedCriteria: ticks.map((t) => t === true) } : {}),
     priority,
     status,
     dependsOn: s.dependsOn ? parseMdDependsOn(s.dependsOn.value) : [],

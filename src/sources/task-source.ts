@@ -3,7 +3,15 @@ import type { ValidationIssue } from '../core/validation-issue.js';
 
 export type ReadResult =
   | { ok: true; prd: Prd; warnings: ValidationIssue[] }
-  | { ok: false; issues: ValidationIssue[] };
+  | {
+      ok: false;
+      issues: ValidationIssue[];
+      /**
+       * What could be read despite the errors (the stories that parsed), so
+       * the story-graph checks report in the same pass as the format errors.
+       */
+      partial?: Prd;
+    };
 
 /**
  * A task file format, read from disk by `openTaskSource` (load-task-source.ts).
