@@ -24,6 +24,8 @@ const shared = (prd: Prd) => ({
     title: s.title,
     description: s.description,
     acceptanceCriteria: s.acceptanceCriteria,
+    // Each criterion's tick as a reader sees it: its own, else what the status implies.
+    ticks: s.acceptanceCriteria.map((_, i) => s.checkedCriteria?.[i] ?? s.status === 'done'),
     priority: s.priority,
     status: s.status,
     dependsOn: s.dependsOn,
@@ -75,7 +77,7 @@ describe('convert', () => {
     expect(md.endsWith('\n\n')).toBe(false);
   });
 
-  it('writes 2-space JSON with passes and inProgress for every story', () => {
+  it('writes 2-space JSON with passes and inProgress for every story, and ticks that differ from the status', () => {
     const prd = prdOf(parsePrdMd(fixture('prd.md'), 'prd.md'));
     const json = prdToJson(prd);
     expect(json.endsWith('}\n')).toBe(true);
@@ -89,15 +91,17 @@ describe('convert', () => {
         'Event appears in the week view after saving',
         'Typecheck passes',
       ],
+      acceptanceCriteriaChecked: [false, true, false],
       priority: 2,
       passes: false,
       inProgress: true,
       dependsOn: ['US-001'],
     });
+    expect(data.userStories[0]).not.toHaveProperty('acceptanceCriteriaChecked');
     expect(json).toContain('\n  "userStories": [\n    {\n      "id": "US-001",');
   });
 
-  it('round-trips any PRD both formats can express (property)', () => {
+  it('round-trips any PRD both formats can express, ticks included (property)', () => {
     const word = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9 ,.'()/-]{0,30}[A-Za-z0-9.)]$/);
     const id = fc.oneof(
       fc.stringMatching(/^[A-Z]{1,4}(-[0-9]{1,4})?$/),
@@ -112,7 +116,8 @@ describe('convert', () => {
             nil: '',
           },
         ),
-        acceptanceCriteria: fc.array(word, { maxLength: 4 }),
+        criteria: fc.array(fc.tuple(word, fc.boolean()), { maxLength: 4 }),
+        ownTicks: fc.boolean(),
         priority: fc.integer({ min: -5, max: 1000 }),
         status: fc.constantFrom('todo', 'in-progress', 'done' as const),
         dependsOn: fc.subarray(ids),
@@ -125,8 +130,10 @@ describe('convert', () => {
         description: fc.option(word, { nil: undefined }),
         stories: fc.tuple(...ids.map(() => storyArb(ids))).map((stories) =>
           stories.map(
-            (s, i): Story => ({
+            ({ criteria, ownTicks, ...s }, i): Story => ({
               ...s,
+              acceptanceCriteria: criteria.map(([text]) => text),
+              ...(ownTicks ? { checkedCriteria: criteria.map(([, tick]) => tick) } : {}),
               id: ids[i] ?? '',
               order: i + 1,
               location: { file: 'prd.json' },

@@ -2,9 +2,9 @@ import type { Prd, Story } from '../core/types.js';
 
 /**
  * Deterministic conversions between the two PRD file formats. Both carry
- * the same story fields (ids, titles, descriptions, criteria, priorities,
- * statuses, dependencies, notes) and the PRD's project, branch and
- * description. Markdown cannot hold blank lines inside a story's
+ * the same story fields (ids, titles, descriptions, criteria and each
+ * criterion's tick, priorities, statuses, dependencies, notes) and the PRD's
+ * project, branch and description. Markdown cannot hold blank lines inside a story's
  * description or notes, so those collapse to single line breaks.
  */
 
@@ -19,6 +19,7 @@ export function prdToJson(prd: Prd): string {
       title: story.title,
       description: story.description,
       acceptanceCriteria: story.acceptanceCriteria,
+      ...(ownTicks(story) ? { acceptanceCriteriaChecked: story.checkedCriteria } : {}),
       priority: story.priority,
       passes: story.status === 'done',
       inProgress: story.status === 'in-progress',
@@ -27,6 +28,14 @@ export function prdToJson(prd: Prd): string {
     })),
   };
   return `${JSON.stringify(doc, null, 2)}\n`;
+}
+
+/**
+ * Whether a story's ticks say more than its status: a done story has every
+ * box ticked and an open one none, so only other mixes need writing down.
+ */
+function ownTicks(story: Story): boolean {
+  return story.checkedCriteria?.some((tick) => tick !== (story.status === 'done')) ?? false;
 }
 
 const oneParagraph = (text: string): string => text.trim().replace(/\n\s*\n+/g, '\n');
@@ -51,8 +60,12 @@ function storyToMarkdown(story: Story): string[] {
   if (story.description.trim()) lines.push(`**Description:** ${oneParagraph(story.description)}`);
   if (story.dependsOn.length > 0) lines.push(`**Depends on:** ${story.dependsOn.join(', ')}`);
   if (story.acceptanceCriteria.length > 0) {
-    const box = story.status === 'done' ? '[x]' : '[ ]';
-    lines.push('', '**Acceptance Criteria:**', ...story.acceptanceCriteria.map((c) => `- ${box} ${c}`));
+    const ticked = (i: number): boolean => story.checkedCriteria?.[i] ?? story.status === 'done';
+    lines.push(
+      '',
+      '**Acceptance Criteria:**',
+      ...story.acceptanceCriteria.map((c, i) => `- ${ticked(i) ? '[x]' : '[ ]'} ${c}`),
+    );
   }
   if (story.notes !== undefined && story.notes.trim() !== '')
     lines.push('', `**Notes:** ${oneParagraph(story.notes)}`);

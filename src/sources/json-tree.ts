@@ -45,3 +45,31 @@ export function findStoryNode(
   const node = stories.children?.[index];
   return node ? { node, index } : undefined;
 }
+
+/** Deeper than this, a task file is not a task file; the JSON reader recurses per level. */
+export const MAX_JSON_DEPTH = 256;
+
+/**
+ * The offset of the first `[` or `{` that opens level `max + 1`, or
+ * undefined. One pass over the text, skipping strings, so a 10,000-deep
+ * document is refused before anything recursive reads it.
+ */
+export function tooDeepAt(text: string, max = MAX_JSON_DEPTH): number | undefined {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 0x22 /* " */) {
+      for (i++; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 0x5c /* \ */) i++;
+        else if (c === 0x22) break;
+      }
+    } else if (ch === 0x5b /* [ */ || ch === 0x7b /* { */) {
+      depth++;
+      if (depth > max) return i;
+    } else if (ch === 0x5d /* ] */ || ch === 0x7d /* } */) {
+      depth--;
+    }
+  }
+  return undefined;
+}

@@ -121,7 +121,7 @@ describe('parsePrdJson', () => {
       '{"userStories": [{"id": "", "title": "T", "acceptanceCriteria": [1], "priority": 1, "passes": false, "dependsOn": "A"}]}';
     const issues = issuesOf(text);
     expect(issues.map((i) => `${i.line}:${i.column} ${i.path}: ${i.message}`)).toEqual([
-      '1:1 project: required string is missing',
+      '1:1 project: required string is missing (ralph-tui\'s "name" works too)',
       '1:25 userStories[0].id: story id must not be empty',
       '1:66 userStories[0].acceptanceCriteria[0]: expected string, received number',
       '1:115 userStories[0].dependsOn: expected array, received string',

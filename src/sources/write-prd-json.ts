@@ -12,7 +12,8 @@ interface Edit {
 }
 
 /**
- * Sets `passes` / `inProgress` of one story by splicing only those values,
+ * Sets `passes` / `inProgress` of one story (and, on done, its
+ * `acceptanceCriteriaChecked` ticks) by splicing only those values,
  * so every other byte of the file (other stories, unknown fields, the
  * trailing newline) stays as it was.
  */
@@ -32,6 +33,12 @@ export function withPrdJsonStatus(text: string, file: string, storyId: string, s
     edits.push(replaceValue(inProgress, String(status === 'in-progress')));
   } else if (status === 'in-progress' && passes?.parent) {
     edits.push(insertAfter(text, passes.parent, '"inProgress": true'));
+  }
+
+  // A done story has every criterion ticked, as Chief ticks a prd.md's boxes.
+  const ticks = findNodeAtLocation(story.node, ['acceptanceCriteriaChecked']);
+  if (status === 'done' && ticks?.type === 'array') {
+    for (const tick of ticks.children ?? []) if (tick.value === false) edits.push(replaceValue(tick, 'true'));
   }
 
   return applyEdits(text, edits);
