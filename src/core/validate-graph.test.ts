@@ -16,7 +16,11 @@ describe('validateGraph', () => {
 
   it('reports a PRD with no stories', () => {
     expect(validateGraph(prd([]))).toEqual([
-      { file: 'prd.md', message: 'no stories found', severity: 'error' },
+      {
+        file: 'prd.md',
+        message: 'no stories found: expected at least one story (an id such as US-001, a title, criteria)',
+        severity: 'error',
+      },
     ]);
   });
 
@@ -90,5 +94,24 @@ describe('validateGraph', () => {
       prd([story('A'), story('B', ['A']), story('C', ['A']), story('D', ['B', 'C'])]),
     );
     expect(issues).toEqual([]);
+  });
+
+  it('reports a 20,000-story dependency ring without exhausting the stack, naming its ends', () => {
+    const n = 20_000;
+    const ids = Array.from({ length: n }, (_, i) => `S${i}`);
+    const issues = validateGraph(prd(ids.map((id, i) => story(id, [ids[(i + 1) % n] ?? '']))));
+    expect(issues.map((i) => i.message)).toEqual([
+      'dependency cycle: S0 -> S1 -> S2 -> S3 -> S4 -> S5 -> … 19989 more … -> S19995 -> S19996 -> S19997 -> S19998 -> S19999 -> S0 (20000 stories)',
+    ]);
+  });
+
+  it('refuses ids that differ only in case, since signals compare ids ignoring case', () => {
+    const issues = validateGraph(prd([story('US-001', [], 10), story('us-001', [], 20)]));
+    expect(issues.map((i) => [i.line, i.message])).toEqual([
+      [
+        20,
+        'story id us-001 differs from US-001 (at prd.md:10) only in case; signals compare ids ignoring case',
+      ],
+    ]);
   });
 });

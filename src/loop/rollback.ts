@@ -1,9 +1,14 @@
 import { rescueStamp, rollBackAttempt } from '../attempt/rollback.js';
+import { toRefComponent } from '../core/ref-name.js';
 import type { RunContext } from './context.js';
 
-/** Rolls a story's failed attempt back, keeping it under a rescue ref when the config says `onFailure: keep`. */
+/**
+ * Rolls a story's failed attempt back, keeping it under a rescue ref when the
+ * config says `onFailure: keep`. The PRD name and story id come from files,
+ * so each is made a valid ref component (no `..`, no leading `.`) first.
+ */
 export async function rollBack(
-  ctx: RunContext,
+  ctx: Pick<RunContext, 'config' | 'cwd' | 'name' | 'now' | 'emit'>,
   storyId: string,
   attempt: number,
   headBefore: string,
@@ -13,13 +18,10 @@ export async function rollBack(
     headBefore,
     ctx.config.onFailure === 'keep'
       ? {
-          name: `${ctx.name}/${safeRefPart(storyId)}-attempt-${attempt}-${rescueStamp(ctx.now())}`,
+          name: `${toRefComponent(ctx.name)}/${toRefComponent(storyId)}-attempt-${attempt}-${rescueStamp(ctx.now())}`,
           message: `ralph: failed attempt ${attempt} at ${storyId}`,
         }
       : undefined,
   );
   ctx.emit({ type: 'rolled-back', storyId, to: headBefore, ...(rescueRef ? { rescueRef } : {}) });
 }
-
-/** Story ids come from task files; only a conservative character set goes into a ref name. */
-const safeRefPart = (id: string): string => id.replace(/[^A-Za-z0-9._-]/g, '_');

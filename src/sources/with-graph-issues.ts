@@ -1,11 +1,20 @@
-import { validateGraph } from '../core/validate-graph.js';
+import { validatePrd } from '../core/validate-prd.js';
 import { hasErrors } from '../core/validation-issue.js';
 import type { ReadResult } from './task-source.js';
 
-/** Adds the story-graph checks to a successful parse; any error makes the result not ok. */
+/**
+ * Adds the PRD-level checks (branch name, story ids, story graph) to a
+ * parse; any error makes the result not ok. A failed parse that still read
+ * some stories gets them too, so every problem is reported in one pass.
+ */
 export function withGraphIssues(result: ReadResult): ReadResult {
-  if (!result.ok) return result;
-  const graph = validateGraph(result.prd);
-  const issues = [...result.warnings, ...graph];
-  return hasErrors(issues) ? { ok: false, issues } : { ok: true, prd: result.prd, warnings: issues };
+  if (!result.ok) {
+    const partial = result.partial;
+    if (!partial || partial.stories.length === 0) return result;
+    return { ...result, issues: [...result.issues, ...validatePrd(partial)] };
+  }
+  const issues = [...result.warnings, ...validatePrd(result.prd)];
+  return hasErrors(issues)
+    ? { ok: false, issues, partial: result.prd }
+    : { ok: true, prd: result.prd, warnings: issues };
 }
