@@ -74,15 +74,16 @@ export function parseSpecDir(dir: string, files: readonly SpecFileText[], projec
   if (entries.length === 0 && !hasErrors(issues)) {
     issues.push({
       file: dir,
-      message: 'no stories found (expected epic-N/story-N.M-slug.md files)',
+      message:
+        'no stories found: expected files like epic-1/story-1.1-login.md, each starting with YAML front matter between --- lines',
       severity: 'error',
     });
   }
-  if (hasErrors(issues)) return { ok: false, issues };
 
   const stories = entries
     .sort(compare)
     .map((e, index) => ({ ...e.story, order: index + 1, priority: index + 1 }));
   const prd: Prd = { format: 'spec-dir', path: dir, project, stories };
+  if (hasErrors(issues)) return { ok: false, issues, partial: prd };
   return { ok: true, prd, warnings: issues };
 }

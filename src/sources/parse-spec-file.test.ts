@@ -74,6 +74,74 @@ describe('parseSpecFile', () => {
     expect(ok('---\nid: story-1.2\n---\n').id).toBe('1.2');
   });
 
+  it("reads the spec skill's AC1 / Given / When / Then blocks as one criterion per AC, with its name", () => {
+    const text = [
+      '---',
+      'id: "1.2"',
+      'status: pending',
+      'priority: high',
+      'depends_on: []',
+      '---',
+      '',
+      '# Story 1.2 — Account model',
+      '',
+      '## Acceptance Criteria',
+      '',
+      '### AC1: Create an account',
+      '- **Given** no account named "cash"',
+      '- **When** I create one',
+      '- **Then** it is listed with a zero balance',
+      '',
+      '### AC2: Typecheck passes',
+      '- **Given** the change',
+      '- **When** I run `npm run typecheck`',
+      '- **Then** it exits 0',
+      '',
+      '## Test Definition',
+      '- a unit test',
+    ].join('\n');
+    const story = ok(text);
+    expect(story.acceptanceCriteria).toEqual([
+      'AC1: Create an account — Given no account named "cash"; When I create one; Then it is listed with a zero balance',
+      'AC2: Typecheck passes — Given the change; When I run `npm run typecheck`; Then it exits 0',
+    ]);
+    expect(story.priority).toBe(2);
+  });
+
+  it('refuses an alias bomb and deep nesting in the front matter, at their line', () => {
+    const bomb = [
+      '---',
+      'a: &a [x, x, x, x, x, x, x, x, x]',
+      'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]',
+      'c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]',
+      'd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]',
+      'e: [*d, *d, *d, *d, *d, *d, *d, *d, *d]',
+      '---',
+    ].join('\n');
+    expect(issuesOf(bomb)).toEqual([
+      {
+        file: F,
+        line: 3,
+        column: 8,
+        message:
+          'invalid YAML front matter: YAML aliases here expand to more than 1000 nodes (an alias bomb?); write the values out',
+        severity: 'error',
+      },
+    ]);
+    const deep = `---\nx: ${'['.repeat(100)}${']'.repeat(100)}\n---\n`;
+    expect(issuesOf(deep)).toEqual([
+      {
+        file: F,
+        line: 2,
+        column: 67,
+        message: 'invalid YAML front matter: the YAML is nested more than 64 levels deep',
+        severity: 'error',
+      },
+    ]);
+    const deeper = `---\nx: ${'['.repeat(20_000)}${']'.repeat(20_000)}\n---\n`;
+    expect(issuesOf(deeper)[0]?.message).toMatch(/^invalid YAML front matter: the YAML is nested too deeply/);
+  });
+
   it('reports a file without front matter', () => {
     expect(issuesOf('# Account model\n')).toEqual([
       {
@@ -98,7 +166,7 @@ describe('parseSpecFile', () => {
   });
 
   it('reports bad field values with their path and position', () => {
-    expect(issuesOf('---\nestimation: 1\nstatus: finished\npriority: high\n---\n')).toEqual([
+    expect(issuesOf('---\nestimation: 1\nstatus: finished\npriority: urgent\n---\n')).toEqual([
       {
         file: F,
         line: 3,
@@ -112,7 +180,7 @@ describe('parseSpecFile', () => {
         line: 4,
         column: 11,
         path: 'priority',
-        message: 'expected number, received string',
+        message: 'expected a number or critical, high, medium, low; received "urgent"',
         severity: 'error',
       },
     ]);

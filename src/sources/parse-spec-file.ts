@@ -1,6 +1,7 @@
 import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
 import type { StoryStatus } from '../core/types.js';
 import type { ValidationIssue } from '../core/validation-issue.js';
+import { yamlErrorMessage, yamlToValue } from '../core/yaml-limits.js';
 import { splitFrontMatter } from './front-matter.js';
 import { checkboxOf, fencedLines, headingOf, listItemOf } from './md-lines.js';
 import { specFrontMatterSchema } from './spec-front-matter-schema.js';
@@ -54,8 +55,9 @@ export function parseSpecFile(text: string, file: string, slug: string): SpecFil
   const yamlError = doc.errors[0];
   if (yamlError) {
     const pos = yamlError.linePos?.[0];
-    const message =
-      yamlError.message.split('\n')[0]?.replace(/ at line \d+, column \d+:?$/, '') ?? 'invalid YAML';
+    const first = yamlError.message.split('\n')[0] ?? 'invalid YAML';
+    const cut = first.search(/ at line \d+, column \d+/);
+    const message = yamlErrorMessage(cut >= 0 ? first.slice(0, cut) : first);
     return error(
       `invalid YAML front matter: ${message}`,
       (pos?.line ?? 1) + YAML_FIRST_LINE - 1,
@@ -65,7 +67,12 @@ export function parseSpecFile(text: string, file: string, slug: string): SpecFil
   if (doc.contents !== null && !isMap(doc.contents))
     return error('front matter must be a YAML mapping', YAML_FIRST_LINE);
 
-  const parsed = specFrontMatterSchema.safeParse(doc.toJS() ?? {}, { error: shortZodMessages });
+  const value = yamlToValue(doc);
+  if (!value.ok) {
+    const pos = at(value.offset);
+    return error(`invalid YAML front matter: ${value.message}`, pos.line, pos.column);
+  }
+  const parsed = specFrontMatterSchema.safeParse(value.value ?? {}, { error: shortZodMessages });
   if (!parsed.success) {
     const locate = (path: readonly (string | number)[]) => {
       for (let n = path.length; n >= 0; n--) {
@@ -133,12 +140,22 @@ function firstH1(body: string): string | undefined {
   return undefined;
 }
 
-/** List items under the first heading that mentions "Acceptance Criteria", up to the next heading of the same or a higher level. */
+/**
+ * List items under the first heading that mentions "Acceptance Criteria", up
+ * to the next heading of the same or a higher level. The spec skill's
+ * `### AC1: Name` blocks of Given / When / Then bullets are one criterion
+ * each: `AC1: Name — Given …; When …; Then …`.
+ */
 function acceptanceCriteria(body: string): string[] {
   const lines = body.split(/\r?\n/);
   const fenced = fencedLines(lines);
   let level: number | undefined;
   const items: string[] = [];
+  let block: { name: string; parts: string[] } | undefined;
+  const endBlock = (): void => {
+    if (block) items.push(block.parts.length > 0 ? `${block.name} — ${block.parts.join('; ')}` : block.name);
+    block = undefined;
+  };
   for (const [i, line] of lines.entries()) {
     if (fenced[i]) continue;
     const h = headingOf(line);
@@ -146,10 +163,16 @@ function acceptanceCriteria(body: string): string[] {
       level = h.level;
     } else if (h && level !== undefined && h.level <= level) {
       break;
+    } else if (h && level !== undefined) {
+      endBlock();
+      if (/^AC[-\s]?\d+\b/i.test(h.text)) block = { name: h.text, parts: [] };
     } else if (level !== undefined) {
-      const text = checkboxOf(line)?.text ?? listItemOf(line);
-      if (text) items.push(text);
+      const text = checkboxOf(line)?.text ?? listItemOf(line) ?? (block ? line.trim() : undefined);
+      if (!text) continue;
+      if (block) block.parts.push(text.replace(/\*\*([^*]+)\*\*/g, '$1'));
+      else items.push(text);
     }
   }
+  endBlock();
   return items;
 }

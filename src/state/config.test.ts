@@ -150,6 +150,40 @@ describe('parseConfig', () => {
     ]);
   });
 
+  it('refuses an alias bomb at its first alias, and deep nesting, with a sentence', () => {
+    const bomb = lines(
+      'a: &a ["x", "x", "x", "x", "x", "x", "x", "x", "x"]',
+      'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]',
+      'c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]',
+      'd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]',
+      'e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]',
+      'f: [*e, *e, *e, *e, *e, *e, *e, *e, *e]',
+    );
+    expect(parse(bomb).issues).toEqual([
+      {
+        file: FILE,
+        line: 2,
+        column: 8,
+        message: 'YAML aliases here expand to more than 1000 nodes (an alias bomb?); write the values out',
+        severity: 'error',
+      },
+    ]);
+    expect(parse(`checks: ${'['.repeat(80)}${']'.repeat(80)}\n`).issues).toEqual([
+      {
+        file: FILE,
+        line: 1,
+        column: 72,
+        message: 'the YAML is nested more than 64 levels deep',
+        severity: 'error',
+      },
+    ]);
+    const deeper = parse(`a: ${'['.repeat(5000)}${']'.repeat(5000)}\n`).issues;
+    expect(deeper.map((i) => i.message)).toContain(
+      'the YAML is nested too deeply (more than 64 levels make no sense here)',
+    );
+    expect(deeper.every((i) => i.line !== undefined && i.column !== undefined)).toBe(true);
+  });
+
   it('rejects a document that is not a mapping', () => {
     const { issues } = parse(lines('- agent', '- checks'));
     expect(issues).toEqual([

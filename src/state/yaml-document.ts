@@ -1,5 +1,6 @@
 import { isMap, isSeq, LineCounter, type Node, parseDocument, type YAMLError } from 'yaml';
 import type { ValidationIssue } from '../core/validation-issue.js';
+import { yamlErrorMessage, yamlToValue } from '../core/yaml-limits.js';
 
 export interface Position {
   line: number;
@@ -40,8 +41,14 @@ export function parseYaml(text: string, file: string): ParsedYaml {
     const { line, col } = lineCounter.linePos(offset);
     return { line, column: col };
   };
+  let value: unknown;
+  if (doc.errors.length === 0) {
+    const read = yamlToValue(doc);
+    if (read.ok) value = read.value;
+    else issues.push({ file, ...position(read.offset), message: read.message, severity: 'error' });
+  }
   return {
-    value: doc.errors.length > 0 ? undefined : doc.toJS(),
+    value,
     issues,
     locate: (path, options = {}) => position(findOffset(doc.contents, path, options.key === true)),
   };
@@ -86,6 +93,7 @@ function startOf(node: unknown): number | undefined {
 
 /** yaml's pretty messages end in " at line N, column M:" and a code frame; the issue carries the position. */
 function stripLocation(message: string): string {
-  const match = /^([\s\S]*?) at line \d+, column \d+:/.exec(message);
-  return (match?.[1] ?? message.split('\n')[0] ?? message).trim();
+  const first = message.split('\n')[0] ?? message;
+  const at = first.search(/ at line \d+, column \d+:/);
+  return yamlErrorMessage((at >= 0 ? first.slice(0, at) : first).trim());
 }
