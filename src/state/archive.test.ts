@@ -101,4 +101,39 @@ describe('archiveIfBranchChanged', () => {
     expect(await archiveIfBranchChanged({ ...paths, branch: null })).toBeNull();
     expect(existsSync(lastBranchPath(paths.runDir))).toBe(false);
   });
+
+  it('compares the branch exactly: a name with a trailing space is the same branch on every run', async () => {
+    const { r, paths } = await project();
+    repo = r;
+    await r.write('progress.txt', OLD_PROGRESS);
+    expect(await archiveIfBranchChanged({ ...paths, branch: 'ralph/a ' })).toBeNull();
+    expect(await archiveIfBranchChanged({ ...paths, branch: 'ralph/a ' })).toBeNull();
+    expect(existsSync(path.join(r.dir, '.ralph', 'archive'))).toBe(false);
+    expect(await readFile(paths.progressPath, 'utf8')).toBe(OLD_PROGRESS);
+  });
+
+  it('archives the progress on disk too when it has entries the old branch never committed', async () => {
+    const { r, paths } = await project();
+    repo = r;
+    await r.commit('base');
+    await r.git('switch', '--quiet', '-c', 'ralph/old-feature');
+    await r.commit('old feature', { 'progress.txt': OLD_PROGRESS });
+    await archiveIfBranchChanged({ ...paths, branch: 'ralph/old-feature' });
+    const onDisk = `${OLD_PROGRESS}\n## 2025-03-02 - US-002: Not committed yet\n- did more\n---\n`;
+    await r.write('progress.txt', onDisk);
+
+    const result = await archiveIfBranchChanged({
+      ...paths,
+      branch: 'ralph/new-feature',
+      readPrevious: (branch, file) => fileAtRevision(r.dir, branch, file),
+    });
+    const dir = path.join(r.dir, '.ralph', 'archive', '2025-03-04-old-feature');
+    expect(result?.files).toEqual([
+      path.join(dir, 'progress.txt'),
+      path.join(dir, 'progress.working-copy.txt'),
+    ]);
+    expect(await readFile(path.join(dir, 'progress.txt'), 'utf8')).toBe(OLD_PROGRESS);
+    expect(await readFile(path.join(dir, 'progress.working-copy.txt'), 'utf8')).toBe(onDisk);
+    expect(await readFile(paths.progressPath, 'utf8')).toBe('## Codebase Patterns\n- use pnpm\n');
+  });
 });

@@ -39,15 +39,19 @@ export const lastBranchPath = (runDir: string): string => path.join(runDir, 'las
  * snarktank's rule: a run whose branch differs from the last run's (of the
  * same task) is a new feature. The previous feature's task file, progress
  * file and run state go to `.ralph/archive/YYYY-MM-DD-<old branch minus
- * ralph/>/`; the progress file starts again, keeping its Codebase Patterns
+ * ralph/>/` (the progress file as on disk too, as `progress.working-copy.md`,
+ * when it differs from the old branch's copy, so no entry is ever dropped);
+ * the progress file starts again, keeping its Codebase Patterns
  * (they describe the code, not the feature), and the run state starts fresh
  * (story ids such as US-001 repeat across features). The branch is then
- * remembered. Returns null when nothing was archived.
+ * remembered, exactly as written: a branch name is compared byte for byte.
+ * Returns null when nothing was archived.
  */
 export async function archiveIfBranchChanged(options: ArchiveOptions): Promise<ArchiveResult | null> {
   if (options.branch === null) return null;
   const marker = lastBranchPath(options.runDir);
-  const previous = (await readTextOrNull(marker))?.trim() ?? '';
+  // Only the line break this file adds is removed.
+  const previous = (await readTextOrNull(marker))?.replace(/\r?\n$/, '') ?? '';
   let result: ArchiveResult | null = null;
   if (previous !== '' && previous !== options.branch) result = await archive(options, previous);
   await writeFileAtomic(marker, `${options.branch}\n`);
@@ -59,23 +63,30 @@ async function archive(options: ArchiveOptions, previous: string): Promise<Archi
     archiveEntryDir(options.root, options.now ?? new Date(), sanitizeName(previous.replace(/^ralph\//, ''))),
   );
   const files: string[] = [];
-  const keep = async (source: string, fallbackToDisk: boolean): Promise<string | null> => {
-    const old = (await options.readPrevious?.(previous, source)) ?? null;
-    const onDisk =
-      fallbackToDisk && (await statOrNull(source))?.isFile() ? await readTextOrNull(source) : null;
-    const text = old ?? onDisk;
-    if (text === null) return null;
-    const target = path.join(dir, path.basename(source));
+  const write = async (name: string, text: string): Promise<void> => {
+    const target = path.join(dir, name);
     await writeFileAtomic(target, text);
     files.push(target);
-    return text;
   };
   // On disk the task file is normally the new feature's; only the old branch's copy is worth keeping.
-  await keep(options.taskPath, false);
-  const progress = await keep(options.progressPath, true);
-  if (progress !== null && existsSync(options.progressPath)) {
-    const patterns = readCodebasePatterns((await readTextOrNull(options.progressPath)) ?? '');
-    await writeFileAtomic(options.progressPath, addPatterns('', patterns));
+  const oldTask = (await options.readPrevious?.(previous, options.taskPath)) ?? null;
+  if (oldTask !== null) await write(path.basename(options.taskPath), oldTask);
+
+  const progressName = path.basename(options.progressPath);
+  const oldProgress = (await options.readPrevious?.(previous, options.progressPath)) ?? null;
+  const onDisk = (await statOrNull(options.progressPath))?.isFile()
+    ? await readTextOrNull(options.progressPath)
+    : null;
+  if (oldProgress !== null) await write(progressName, oldProgress);
+  if (onDisk !== null && onDisk !== oldProgress) {
+    const ext = path.extname(progressName);
+    await write(
+      oldProgress === null ? progressName : `${path.basename(progressName, ext)}.working-copy${ext}`,
+      onDisk,
+    );
+  }
+  if (onDisk !== null) {
+    await writeFileAtomic(options.progressPath, addPatterns('', readCodebasePatterns(onDisk)));
   }
   const state = runFiles(options.runDir).state;
   if (existsSync(state)) {

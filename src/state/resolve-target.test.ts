@@ -170,3 +170,16 @@ describe('resolveTarget by path', () => {
     await usageError(resolveTarget(root, '../missing', { cwd: root }));
   });
 });
+
+describe('resolveTarget refuses a target no file system can hold', () => {
+  it('a 300-character name is a usage error that says so, not ENAMETOOLONG', async () => {
+    const error = await usageError(resolveTarget(root, 'x'.repeat(300)));
+    expect(text(error)).toMatch(/too long to be a PRD name or a path/);
+    expect(text(error)).toMatch(/at most 255 bytes/);
+    await usageError(resolveTarget(root, `dir/${'y'.repeat(300)}.json`));
+  });
+
+  it('a NUL character is a usage error', async () => {
+    expect(text(await usageError(resolveTarget(root, 'a\u0000b')))).toMatch(/NUL/);
+  });
+});

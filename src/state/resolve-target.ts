@@ -3,7 +3,15 @@ import path from 'node:path';
 import { UsageError } from '../core/errors.js';
 import type { TaskFormat } from '../core/types.js';
 import { isMissing, statOrNull } from './fs-util.js';
-import { isValidPrdName, prdPaths, prdsDir, RALPH_DIR, runDir, sanitizeName } from './layout.js';
+import {
+  isValidPrdName,
+  MAX_NAME_LENGTH,
+  prdPaths,
+  prdsDir,
+  RALPH_DIR,
+  runDir,
+  sanitizeName,
+} from './layout.js';
 
 export interface ResolvedTarget {
   /** The PRD name, or a name derived from the file; names the run folder. */
@@ -34,6 +42,7 @@ export async function resolveTarget(
   options: ResolveOptions = {},
 ): Promise<ResolvedTarget> {
   if (target === undefined || target === '') return resolveDefault(root);
+  refuseUnusablePath(target);
   if (isValidPrdName(target)) {
     const named = await resolveNamed(root, target);
     if (named) return named;
@@ -51,6 +60,25 @@ export async function resolveTarget(
     `Looked for: ${lookedFor.join(', ')}.`,
     ...(await availableHint(root)),
   ]);
+}
+
+/** Longest file name (one path part) the common file systems take, in bytes. */
+const MAX_NAME_BYTES = 255;
+const MAX_PATH_BYTES = 4096;
+
+/** A target no file system can hold is a usage error, not an ENAMETOOLONG from deep inside. */
+function refuseUnusablePath(target: string): void {
+  const shown =
+    target.length > 60
+      ? `${JSON.stringify(target.slice(0, 40))}… (${target.length} characters)`
+      : JSON.stringify(target);
+  const longPart = target.split(/[/\\]/).find((part) => Buffer.byteLength(part) > MAX_NAME_BYTES);
+  if (longPart !== undefined || Buffer.byteLength(target) > MAX_PATH_BYTES) {
+    throw new UsageError(`The target ${shown} is too long to be a PRD name or a path.`, [
+      `A file name is at most ${MAX_NAME_BYTES} bytes and a path at most ${MAX_PATH_BYTES}; a PRD name at most ${MAX_NAME_LENGTH} characters.`,
+    ]);
+  }
+  if (target.includes('\0')) throw new UsageError(`The target ${shown} contains a NUL character.`);
 }
 
 /** Names of the folders under `.ralph/prds/` that hold a prd.md or prd.json, sorted. */

@@ -12,9 +12,10 @@ import { type ResolvedTarget, resolveTarget } from '../../state/resolve-target.j
 import { showIssue } from '../show-issue.js';
 
 /**
- * Checks the task file and the config; reads only, writes nothing. Story
- * quality advice goes to stdout as warnings; `--strict` makes every warning
- * an error (printed to stderr, exit 2).
+ * Checks the task file and the config in one pass and says how many stories
+ * it read; reads only, writes nothing. Each file with errors is named in its
+ * own summary line. Warnings (story quality advice included) go to stdout;
+ * `--strict` makes every warning an error (printed to stderr, exit 2).
  */
 export async function validateCommand(
   target: string | undefined,
@@ -24,30 +25,43 @@ export async function validateCommand(
   const root = await findProjectRoot(cwd);
   const resolved = await resolveTarget(root, target);
   const result = await readPrd(resolved.taskPath);
-  const { issues: configIssues } = await loadConfig(root);
-  const issues: ValidationIssue[] = [...(result.ok ? result.warnings : result.issues), ...configIssues];
-  const quality = result.ok
-    ? checkStoryQuality(result.prd.stories, { previous: await committedStories(root, resolved) })
+  const config = await loadConfig(root);
+  const prd = result.ok ? result.prd : result.partial;
+  const quality = prd
+    ? checkStoryQuality(prd.stories, { previous: await committedStories(root, resolved) })
     : [];
 
   // --strict: every warning is an error, and is shown as one.
   const judged = (issue: ValidationIssue): ValidationIssue =>
     opts.strict ? { ...issue, severity: 'error' } : issue;
-  for (const issue of issues) console.error(showIssue(judged(issue)));
-  for (const issue of quality) (opts.strict ? console.error : console.log)(showIssue(judged(issue)));
-  const all = [...issues, ...quality];
-  const errors = all.filter((i) => judged(i).severity === 'error').length;
-  const shown = relative(cwd, resolved.taskPath) || resolved.taskPath;
-  if (errors > 0 || !result.ok) {
-    console.error(`ralph: ${shown}: ${errors} error${errors === 1 ? '' : 's'}`);
-    return ExitCode.Usage;
+  const taskIssues = [...(result.ok ? result.warnings : result.issues), ...quality].map(judged);
+  const configIssues = config.issues.map(judged);
+  for (const issue of [...taskIssues, ...configIssues]) {
+    (issue.severity === 'error' ? console.error : console.log)(showIssue(issue));
   }
-  const warnings = all.length;
-  console.log(
-    `${shown}: valid, ${result.prd.stories.length} stories${warnings ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}`,
-  );
-  return ExitCode.Success;
+
+  const shown = relative(cwd, resolved.taskPath) || resolved.taskPath;
+  const read = prd ? `${prd.stories.length} ${prd.stories.length === 1 ? 'story' : 'stories'}` : 'no stories';
+  const taskErrors = countErrors(taskIssues);
+  const configErrors = countErrors(configIssues);
+  if (taskErrors > 0 || !result.ok) {
+    console.error(`ralph: ${shown}: ${plural(Math.max(taskErrors, 1), 'error')} (read ${read})`);
+  } else {
+    const warnings = taskIssues.length;
+    console.log(`${shown}: valid, ${read}${warnings ? `, ${plural(warnings, 'warning')}` : ''}`);
+  }
+  if (configErrors > 0)
+    console.error(`ralph: ${showPath(config.file, cwd)}: ${plural(configErrors, 'error')}`);
+  return taskErrors > 0 || !result.ok || configErrors > 0 ? ExitCode.Usage : ExitCode.Success;
 }
+
+const countErrors = (issues: readonly ValidationIssue[]): number =>
+  issues.filter((i) => i.severity === 'error').length;
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+const showPath = (file: string, cwd: string): string => {
+  const rel = relative(cwd, file);
+  return rel === '' || rel.startsWith('..') ? file : rel;
+};
 
 /**
  * The stories of the task file as committed at HEAD, so an id that now names
