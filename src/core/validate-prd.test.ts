@@ -39,7 +39,7 @@ describe('validatePrd', () => {
         file: 'prd.json',
         line: 10,
         column: 5,
-        message: `story id ${JSON.stringify(id)} cannot be used: ${why}`,
+        message: `story id ${JSON.stringify(id.length > 80 ? `${id.slice(0, 79)}…` : id)} cannot be used: ${why}`,
         severity: 'error',
       },
     ]);

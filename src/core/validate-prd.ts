@@ -2,7 +2,7 @@ import { branchNameProblem } from './ref-name.js';
 import { storyIdProblem } from './story-id.js';
 import type { Prd } from './types.js';
 import { validateGraph } from './validate-graph.js';
-import type { ValidationIssue } from './validation-issue.js';
+import { shorten, type ValidationIssue } from './validation-issue.js';
 
 /**
  * Everything a parsed PRD must satisfy before a run can use it: a branch
@@ -17,7 +17,7 @@ export function validatePrd(prd: Prd): ValidationIssue[] {
       issues.push({
         ...(prd.branchLocation ?? { file: prd.path }),
         path: 'branchName',
-        message: `branch name ${JSON.stringify(prd.branchName)} cannot be used: ${problem}`,
+        message: `branch name ${JSON.stringify(shorten(prd.branchName))} cannot be used: ${problem}`,
         severity: 'error',
       });
     }
@@ -27,7 +27,7 @@ export function validatePrd(prd: Prd): ValidationIssue[] {
     if (problem) {
       issues.push({
         ...story.location,
-        message: `story id ${JSON.stringify(story.id)} cannot be used: ${problem}`,
+        message: `story id ${JSON.stringify(shorten(story.id))} cannot be used: ${problem}`,
         severity: 'error',
       });
     }

@@ -35,3 +35,8 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
 
 export const hasErrors = (issues: readonly ValidationIssue[]): boolean =>
   issues.some((i) => i.severity === 'error');
+
+/** Text from a file, cut for a message: a 128 KB heading must not become a 128 KB line. */
+export function shorten(text: string, max = 80): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}

@@ -127,7 +127,12 @@ function toStory(story: PrdJsonStory, index: number, location: SourceLocation): 
 }
 
 const lenientSchema = z
-  .object({ id: z.string().min(1), title: z.unknown(), priority: z.unknown(), dependsOn: z.unknown() })
+  .object({
+    id: z.string().min(1),
+    title: z.unknown().optional(),
+    priority: z.unknown().optional(),
+    dependsOn: z.unknown().optional(),
+  })
   .loose();
 
 /** What the graph checks need from a story that failed the schema: its id and dependencies. */

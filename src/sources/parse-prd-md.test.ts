@@ -264,6 +264,16 @@ describe('parsePrdMd fields', () => {
     expect(story?.description).toBe('Prose after.');
   });
 
+  it('reads a status or priority followed by a remark, as Chief reads its annotated example', () => {
+    const { prd } = parsed(
+      '# P\n\n### US-001: A\n**Status:** done                 ← Chief tracks this\n**Priority:** 1        ← Execution order\n\n### US-002: B\n**Status:** in progress (since Monday)\n',
+    );
+    expect(prd.stories.map((s) => [s.status, s.priority])).toEqual([
+      ['done', 1],
+      ['in-progress', 2],
+    ]);
+  });
+
   it('drops a leading "PRD:" from the title and reads ralph-tui\'s > Branch: line and P1 priorities', () => {
     const { prd } = parsed(
       '# PRD: Billing\n\n> Generated: 1/2/2026\n> Branch: `feature/billing`\n\n## User Stories\n\n### US-001: A\n**Priority:** P2\n',

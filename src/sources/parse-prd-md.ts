@@ -1,6 +1,6 @@
 import { basename, dirname } from 'node:path';
 import type { Prd, Story, StoryStatus } from '../core/types.js';
-import { hasErrors, type ValidationIssue } from '../core/validation-issue.js';
+import { hasErrors, shorten, type ValidationIssue } from '../core/validation-issue.js';
 import { type ScannedField, type ScannedStory, scanPrdMd } from './scan-prd-md.js';
 import type { ReadResult } from './task-source.js';
 
@@ -23,13 +23,17 @@ const STATUS_WORDS: Record<string, StoryStatus> = {
 
 const plain = (value: string): string => value.replace(/[`*_]/g, '').trim();
 
+/** A status word, alone or followed by a remark (`done ← set by ralph`, `done (2025-01-02)`). */
+const STATUS_START = /^(in[ _-]progress|to[ -]do|[a-z]+)(?=$|[\s(,;])/;
+
 export function parseMdStatus(value: string): StoryStatus | undefined {
-  return STATUS_WORDS[plain(value).toLowerCase()];
+  const text = plain(value).toLowerCase();
+  return STATUS_WORDS[text] ?? STATUS_WORDS[STATUS_START.exec(text)?.[1] ?? '-'];
 }
 
-/** `3`, `2.5`, `.5`, or ralph-tui's `P1`. */
+/** `3`, `2.5`, `.5`, or ralph-tui's `P1`, alone or followed by a remark, as Chief reads it. */
 export function parseMdPriority(value: string): number | undefined {
-  const m = /^P?(-?(?:\d+(?:\.\d+)?|\.\d+))$/i.exec(plain(value));
+  const m = /^P?(-?(?:\d+(?:\.\d+)?|\.\d+))(?=$|[\s(,;])/i.exec(plain(value));
   return m?.[1] === undefined ? undefined : Number(m[1]);
 }
 
@@ -112,7 +116,7 @@ function toStory(
       file,
       line: s.heading + 1,
       column: 1,
-      message: `story ${s.id} has no title`,
+      message: `story ${shorten(s.id)} has no title`,
       severity: 'error',
     });
   }
@@ -124,7 +128,7 @@ function toStory(
     else
       fieldIssue(
         s.status,
-        `${s.id}: bad status "${s.status.value}" (expected done, in-progress or todo; Chief's complete, completed, passed, started and pending work too)`,
+        `${shorten(s.id)}: bad status "${shorten(s.status.value)}" (expected done, in-progress or todo; Chief's complete, completed, passed, started and pending work too)`,
       );
   }
 
@@ -132,7 +136,11 @@ function toStory(
   if (s.priority) {
     const parsed = parseMdPriority(s.priority.value);
     if (parsed !== undefined) priority = parsed;
-    else fieldIssue(s.priority, `${s.id}: bad priority "${s.priority.value}" (expected a number)`);
+    else
+      fieldIssue(
+        s.priority,
+        `${shorten(s.id)}: bad priority "${shorten(s.priority.value)}" (expected a number)`,
+      );
   }
 
   const ticks = s.criteria.map((c) => c.checked);

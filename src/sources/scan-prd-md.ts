@@ -1,4 +1,4 @@
-import type { ValidationIssue } from '../core/validation-issue.js';
+import { shorten, type ValidationIssue } from '../core/validation-issue.js';
 import { fencedLines, fieldOf, headingOf, storyFieldOf } from './md-lines.js';
 import { mentionedIds, type StoryHeading, storyHeadingOf } from './md-story-heading.js';
 import { readStoryBody } from './scan-story-body.js';
@@ -131,7 +131,7 @@ export function scanPrdMd(text: string, file: string): PrdMdScan {
     const isStory = isStoryHeading(h, k);
     const misplaced = h.story?.kind === 'strong' && k !== titleAt && (h.level === 1 || h.level > 4);
     if (misplaced) {
-      const shown = `${'#'.repeat(h.level)} ${h.text}`;
+      const shown = shorten(`${'#'.repeat(h.level)} ${h.text}`);
       issue(h.index, `"${shown}" is not read as a story: story headings are ##, ### or ####`);
     }
     // Deeper headings (and an Acceptance Criteria heading) belong to the story above them.
@@ -159,7 +159,7 @@ export function scanPrdMd(text: string, file: string): PrdMdScan {
     if (looksLikeStory(k, inSection)) {
       issue(
         h.index,
-        `story heading without an id: expected "### US-001: Title", found "${'#'.repeat(h.level)} ${h.text}"`,
+        `story heading without an id: expected "### US-001: Title", found "${shorten(`${'#'.repeat(h.level)} ${h.text}`)}"`,
       );
     }
   });
@@ -171,7 +171,7 @@ export function scanPrdMd(text: string, file: string): PrdMdScan {
     if (missing.length > 0) {
       issue(
         line,
-        `heading "${lines[line]?.trim()}" names ${missing.join(', ')} but is not a story heading: write it as "### ${missing[0]}: Title"`,
+        `heading "${shorten(lines[line]?.trim() ?? '')}" names ${shorten(missing.join(', '))} but is not a story heading: write it as "### ${shorten(missing[0] ?? '')}: Title"`,
       );
     }
   }
