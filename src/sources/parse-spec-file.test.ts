@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ALIAS_BOMB } from '../../test/support/fuzz-inputs.js';
 import { parseSpecFile } from './parse-spec-file.js';
 
 const F = 'specs/epic-1/story-1.2-account-model.md';
@@ -109,15 +110,7 @@ describe('parseSpecFile', () => {
   });
 
   it('refuses an alias bomb and deep nesting in the front matter, at their line', () => {
-    const bomb = [
-      '---',
-      'a: &a [x, x, x, x, x, x, x, x, x]',
-      'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]',
-      'c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]',
-      'd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]',
-      'e: [*d, *d, *d, *d, *d, *d, *d, *d, *d]',
-      '---',
-    ].join('\n');
+    const bomb = `---\n${ALIAS_BOMB}\n---\n`;
     expect(issuesOf(bomb)).toEqual([
       {
         file: F,

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ALIAS_BOMB } from '../../test/support/fuzz-inputs.js';
 import { InvalidInputError } from '../core/errors.js';
 import { formatIssue } from '../core/validation-issue.js';
 import { defaultConfig, loadConfig, loadConfigOrThrow, parseConfig } from './config.js';
@@ -151,15 +152,7 @@ describe('parseConfig', () => {
   });
 
   it('refuses an alias bomb at its first alias, and deep nesting, with a sentence', () => {
-    const bomb = lines(
-      'a: &a ["x", "x", "x", "x", "x", "x", "x", "x", "x"]',
-      'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]',
-      'c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]',
-      'd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]',
-      'e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]',
-      'f: [*e, *e, *e, *e, *e, *e, *e, *e, *e]',
-    );
-    expect(parse(bomb).issues).toEqual([
+    expect(parse(ALIAS_BOMB).issues).toEqual([
       {
         file: FILE,
         line: 2,

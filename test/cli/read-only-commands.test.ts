@@ -116,7 +116,7 @@ describe('ralph validate', () => {
 });
 
 describe('ralph convert', () => {
-  it('md -> json -> md keeps ids, titles, criteria, priorities, statuses and dependencies', async () => {
+  it("md -> json -> md keeps ids, titles, criteria and each one's tick, priorities, statuses and dependencies", async () => {
     const r = await repoWith({ 'prd.md': await readFile(join(FIXTURES, 'prd.md'), 'utf8') });
     const toJson = await runRalph(['convert', 'prd.md', '--to', 'json', '-o', 'out.json'], { cwd: r.dir });
     expect(toJson.exitCode).toBe(0);
@@ -128,9 +128,9 @@ describe('ralph convert', () => {
     const shape = (s: StatusJson) => s.stories.map((x) => ({ ...x }));
     expect(shape(b)).toEqual(shape(a));
     expect(shape(c)).toEqual(shape(a));
-    // prd.json has no per-criterion tick, so only the criteria's text must survive the round trip.
+    // Each criterion's own tick survives too (US-002 has one ticked box of three).
     const original = await readFile(join(r.dir, 'prd.md'), 'utf8');
-    const criteria = (text: string) => text.match(/^- \[[ x]\] .*$/gm)?.map((line) => line.slice(6));
+    const criteria = (text: string) => text.match(/^- \[[ x]\] .*$/gm);
     expect(criteria(await readFile(join(r.dir, 'back.md'), 'utf8'))).toEqual(criteria(original));
   });
 });

@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { afterEach } from 'vitest';
 import { makeTempDir, removeTempDir } from './temp-dir.js';
 
 const execFileAsync = promisify(execFile);
@@ -59,5 +60,22 @@ export async function createGitFixture(options: GitFixtureOptions = {}): Promise
     subjects: async () => (await git('log', '--format=%s')).split('\n').filter((s) => s !== ''),
     write,
     cleanup: () => removeTempDir(dir),
+  };
+}
+
+/**
+ * For a test file whose tests each want a fresh repository: returns a
+ * function that creates one (with a README.md beside the given files) and
+ * removes it after the test.
+ */
+export function gitFixturePerTest(): (files?: Record<string, string>) => Promise<GitFixture> {
+  let current: GitFixture | undefined;
+  afterEach(async () => {
+    await current?.cleanup();
+    current = undefined;
+  });
+  return async (files = {}) => {
+    current = await createGitFixture({ files: { 'README.md': '# t\n', ...files } });
+    return current;
   };
 }
