@@ -5,6 +5,7 @@ import { createClaudeParser } from '../dist/agents/claude/claude-parser.js';
 import { selectNextStory } from '../dist/core/select.js';
 import { parseSignals } from '../dist/core/signals.js';
 import { parsePrdJson } from '../dist/sources/parse-prd-json.js';
+import { parsePrdMd } from '../dist/sources/parse-prd-md.js';
 import { withPrdJsonStatus } from '../dist/sources/write-prd-json.js';
 
 function time(label, iterations, fn) {
@@ -40,6 +41,43 @@ console.log(`  ratio 1000/50 stories: ${(tLarge / tSmall).toFixed(1)}x (linear w
 time('write back one status, 1000 stories', 20, () =>
   withPrdJsonStatus(large, 'prd.json', 'US-0900', 'done'),
 );
+
+function prdMd(n) {
+  const out = ['# PRD: Bench', '', '## User Stories', ''];
+  for (let i = 1; i <= n; i++) {
+    out.push(`### US-${i}: Story ${i}`, '', `**Status:** ${i % 2 ? 'todo' : 'done'}`, `**Priority:** ${i}`);
+    out.push(
+      `**Description:** As a user I want thing ${i}.`,
+      ...(i > 1 ? [`**Depends on:** US-${i - 1}`] : []),
+    );
+    out.push(
+      '',
+      '**Acceptance Criteria:**',
+      '- [ ] It works',
+      '  and keeps working',
+      '- [x] Typecheck passes',
+      '',
+    );
+  }
+  return out.join('\n');
+}
+
+console.log('prd.md');
+const mdTimes = [2500, 5000, 10000].map((n) => {
+  const text = prdMd(n);
+  return time(`parse prd.md, ${n} stories (${(text.length / 1e6).toFixed(1)} MB)`, 3, () =>
+    parsePrdMd(text, 'prd.md'),
+  );
+});
+console.log(`  ratio 10000/2500 stories: ${(mdTimes[2] / mdTimes[0]).toFixed(1)}x (linear would be 4x)`);
+for (const [label, sep] of [
+  ['a space', ' '],
+  ['a control character', '\u0001'],
+]) {
+  const heading = `US-${'1'.repeat(64_000)}${sep}${'2'.repeat(64_000)}: x`;
+  const text = `# P\n\n## User Stories\n\n### US-001: A\n- [ ] a\n\n### ${heading}\n`;
+  time(`parse a 128 KB heading with ${label} inside the id`, 3, () => parsePrdMd(text, 'prd.md'));
+}
 
 console.log('selection');
 const parsed = parsePrdJson(large, 'prd.json');
