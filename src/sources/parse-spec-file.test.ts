@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ALIAS_BOMB } from '../../test/support/fuzz-inputs.js';
+import { ALIAS_BOMB } from '../../test/support/fuzz-worst-cases.js';
 import { parseSpecFile } from './parse-spec-file.js';
 
 const F = 'specs/epic-1/story-1.2-account-model.md';

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ALIAS_BOMB } from '../../test/support/fuzz-inputs.js';
+import { ALIAS_BOMB } from '../../test/support/fuzz-worst-cases.js';
 import { InvalidInputError } from '../core/errors.js';
 import { formatIssue } from '../core/validation-issue.js';
 import { defaultConfig, loadConfig, loadConfigOrThrow, parseConfig } from './config.js';

@@ -6,7 +6,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ALIAS_BOMB } from '../support/fuzz-inputs.js';
+import { ALIAS_BOMB } from '../support/fuzz-worst-cases.js';
 import { gitFixturePerTest } from '../support/git-fixture.js';
 import { type CliResult, runRalph } from '../support/ralph-cli.js';
 

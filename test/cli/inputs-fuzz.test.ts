@@ -13,14 +13,8 @@ import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  configCase,
-  type FuzzCase,
-  fixedCases,
-  prdJsonCase,
-  prdMdCase,
-  specDirCase,
-} from '../support/fuzz-inputs.js';
+import { configCase, prdJsonCase, prdMdCase, specDirCase } from '../support/fuzz-inputs.js';
+import { type FuzzCase, fixedCases } from '../support/fuzz-worst-cases.js';
 import { createGitFixture, type GitFixture } from '../support/git-fixture.js';
 import { runRalph } from '../support/ralph-cli.js';
 
