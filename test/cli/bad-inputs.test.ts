@@ -71,7 +71,10 @@ describe('8: validate refuses story ids that cannot round-trip through signals, 
   });
 });
 
-describe('9: malformed inputs exit 2 with a position and a sentence, never a stack', () => {
+// Several CLI runs per test, some on large files: room for a busy machine.
+describe('9: malformed inputs exit 2 with a position and a sentence, never a stack', {
+  timeout: 240_000,
+}, () => {
   it('a YAML alias bomb in .ralph/config.yaml', async () => {
     const r = await repoWith({
       'prd.json': prdJson([story('US-001')]),
@@ -224,7 +227,7 @@ describe('spec directories in the spec skill style', () => {
   });
 });
 
-describe('the files are left alone', () => {
+describe('the files are left alone', { timeout: 240_000 }, () => {
   it('nothing refused above writes anything', async () => {
     const r = await repoWith({ 'prd.json': prdJson([story('US 1')]) });
     await mkdir(join(r.dir, '.ralph'), { recursive: true });

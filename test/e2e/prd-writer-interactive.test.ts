@@ -140,13 +140,13 @@ describe('ralph new, interactive', () => {
 
   it('reports an invalid file with line numbers and keeps it for the user to fix', async () => {
     const files = await setUp();
-    await writeFile(files.content, prd(story('US-001', 'Invoice table', 'pending')));
+    await writeFile(files.content, prd(story('US-001', 'Invoice table', 'someday')));
     const result = await runInTerminal(['new', 'broken'], {
       FAKE_AGENT_RECORD: files.record,
       FAKE_AGENT_CONTENT: files.content,
     });
     expect(result.exitCode).toBe(2);
-    expect(result.output).toMatch(/\.ralph\/prds\/broken\/prd\.md:\d+:\d+: .*bad status "pending"/);
+    expect(result.output).toMatch(/\.ralph\/prds\/broken\/prd\.md:\d+:\d+: .*bad status "someday"/);
     expect(result.output).toMatch(/kept so you can fix it/);
     expect(await exists(join(repo?.dir ?? '', '.ralph/prds/broken/prd.md'))).toBe(true);
   });

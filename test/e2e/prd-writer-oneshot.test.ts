@@ -39,7 +39,7 @@ const VALID = prd(
   story('US-001', 'Invoice table', 'todo'),
   story('US-002', 'Invoice list', 'todo', '**Depends on:** US-001\n'),
 );
-const INVALID = prd(story('US-001', 'Invoice table', 'pending'), story('US-002', 'Invoice list', 'todo'));
+const INVALID = prd(story('US-001', 'Invoice table', 'someday'), story('US-002', 'Invoice list', 'todo'));
 
 /** A project with the scripted model; `sessions` are the agent runs in order. */
 async function setUp(sessions: (dir: string) => Turn[][], files: Record<string, string> = {}) {
@@ -105,7 +105,7 @@ describe('ralph new --from', () => {
     expect(prompts).toHaveLength(2);
     expect(prompts[0]).not.toMatch(/previous attempt was rejected/);
     expect(prompts[1]).toMatch(/Your previous attempt was rejected/);
-    expect(prompts[1]).toMatch(/\.ralph\/prds\/invoices\/prd\.md:9:13: US-001: bad status "pending"/);
+    expect(prompts[1]).toMatch(/\.ralph\/prds\/invoices\/prd\.md:9:13: US-001: bad status "someday"/);
   });
 
   it('gives up after the repair, exits 2 with the errors and leaves no PRD behind', async () => {
@@ -118,7 +118,7 @@ describe('ralph new --from', () => {
     });
     const result = await p.ralph(['new', 'invoices', '--from', 'Track invoices']);
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toMatch(/prd\.md:9:13: US-001: bad status "pending"/);
+    expect(result.stderr).toMatch(/prd\.md:9:13: US-001: bad status "someday"/);
     expect(result.stderr).toMatch(/did not write a valid PRD; nothing was kept/);
     expect(p.prompts()).toHaveLength(2);
     expect(await exists(join(p.dir, '.ralph/prds/invoices'))).toBe(false);

@@ -58,7 +58,7 @@ export function fixedCases(): FuzzCase[] {
     dependsOn: [`S${(i + 1) % 20_000}`],
   }));
   const longHeading = (sep: string) =>
-    `# P\n\n## User Stories\n\n### US-001: A\n- [ ] a\n\n### US-${'1'.repeat(128_000)}${sep}${'2'.repeat(128_000)}: x\n`;
+    `# P\n\n## User Stories\n\n### US-001: A\n- [ ] a\n\n### US-${'1'.repeat(256_000)}${sep}${'2'.repeat(256_000)}: x\n`;
   const specFile = (fm: string) => `---\n${fm}\n---\n# A\n`;
   return [
     {
@@ -111,14 +111,14 @@ export function fixedCases(): FuzzCase[] {
       files: { 'prd.json': JSON.stringify({ project: 'p', userStories: ring }) },
       target: 'prd.json',
     },
-    { name: 'prd.md with 10,000 stories', files: { 'prd.md': bigPrdMd(10_000) }, target: 'prd.md' },
+    { name: 'prd.md with 20,000 stories', files: { 'prd.md': bigPrdMd(20_000) }, target: 'prd.md' },
     {
-      name: '256 KB heading with a space inside the id',
+      name: '512 KB heading with a space inside the id',
       files: { 'prd.md': longHeading(' ') },
       target: 'prd.md',
     },
     {
-      name: '256 KB heading with a control character inside the id',
+      name: '512 KB heading with a control character inside the id',
       files: { 'prd.md': longHeading('\u0001') },
       target: 'prd.md',
     },
