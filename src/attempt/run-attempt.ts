@@ -3,6 +3,7 @@ import type { AttemptFacts } from '../core/attempt-facts.js';
 import { commitsSince, headSha, statusPorcelain } from '../git/index.js';
 import { collectAgentRun } from '../loop/agent-collector.js';
 import { runChecks } from '../loop/checks.js';
+import { faultPoint } from '../state/fault-point.js';
 import type { AttemptRequest } from './attempt-request.js';
 import { restoreToolFiles } from './restore-tool-files.js';
 
@@ -46,10 +47,12 @@ export async function runAttempt<Said, Verdict>(
     rawLogPath: request.rawLogPath,
     onEvent: collector.onEvent,
     onSpawn: (pid) => {
+      faultPoint('agent-spawned');
       spawnRecorded = request.spawned(pid);
     },
   });
   await spawnRecorded;
+  faultPoint('agent-exited');
   const stderrTail = run.stderr.slice(-2000);
   emit({
     type: 'agent-exited',

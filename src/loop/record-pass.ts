@@ -1,6 +1,7 @@
 import type { Story } from '../core/types.js';
 import { type CommitInfo, commitPaths, filesChangedSince } from '../git/index.js';
 import { addPatterns, appendEntry, readProgress, updateProgress } from '../state/progress.js';
+import { faultPoint } from '../state/fault-point.js';
 import type { RunState } from '../state/run-state.js';
 import { markPassed } from '../state/run-state-update.js';
 import type { RunContext } from './context.js';
@@ -29,7 +30,9 @@ export async function recordPass(ctx: RunContext, state: RunState, pass: PassRec
       }
     : state;
   await saveState(ctx, next);
+  faultPoint('pass-recording');
   await writePassFiles(ctx, pass);
+  faultPoint('pass-committed');
   next = markPassed(next, pass.story.id, { commits: pass.commits.map((c) => c.sha), now: ctx.now() });
   await saveState(ctx, next);
   return next;

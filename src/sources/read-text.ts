@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import writeFileAtomic from 'write-file-atomic';
 import type { ValidationIssue } from '../core/validation-issue.js';
+import { writeFileAtomic } from '../state/atomic.js';
 
 const errorCode = (error: unknown): string | undefined =>
   error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
@@ -33,5 +33,5 @@ export async function readText(
 
 /** Temp file + rename, so a crash never leaves a half-written task file. */
 export async function writeTextAtomic(file: string, text: string): Promise<void> {
-  await writeFileAtomic(file, text, 'utf8');
+  await writeFileAtomic(file, text);
 }

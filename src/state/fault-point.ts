@@ -1,0 +1,24 @@
+/**
+ * Fault injection for the fault suite (test/faults): with
+ * `RALPH_FAULT_AT=<point>` (or `<point>#<n>`), ralph kills itself with
+ * SIGKILL the first (n-th) time it reaches the named point — exactly what a
+ * `kill -9` at that moment does, but at a moment no outside timing can hit
+ * (between an agent's spawn and its pid reaching the state, inside an atomic
+ * write). Without the variable every point is a no-op.
+ *
+ * Points: `agent-spawned`, `agent-exited`, `pass-recording`, `pass-committed`,
+ * `atomic-write:<file name>` (temp file written, not yet renamed).
+ */
+const reached = new Map<string, number>();
+
+export function faultPoint(name: string): void {
+  const spec = process.env.RALPH_FAULT_AT;
+  if (spec === undefined || spec === '') return;
+  const hash = spec.lastIndexOf('#');
+  const point = hash < 0 ? spec : spec.slice(0, hash);
+  if (point !== name) return;
+  const occurrence = hash < 0 ? 1 : Number(spec.slice(hash + 1));
+  const count = (reached.get(name) ?? 0) + 1;
+  reached.set(name, count);
+  if (count === occurrence) process.kill(process.pid, 'SIGKILL');
+}
