@@ -61,3 +61,24 @@ export async function terminateGroup(pid: number, graceMs: number, pollMs = 50):
 function groupExistsRunning(pid: number): boolean {
   return groupExists(pid) && (isRunning(pid) || descendantsOf(pid).some(isRunning));
 }
+
+/**
+ * Like `terminateGroup`, for processes found by other means than being our
+ * child (see `processesWithEnv`): each of them, the group each leads, and
+ * all their descendants get SIGTERM, then SIGKILL after `graceMs`.
+ */
+export async function terminateProcesses(
+  pids: readonly number[],
+  graceMs: number,
+  pollMs = 50,
+): Promise<void> {
+  const all = [...new Set(pids.flatMap((pid) => [pid, ...descendantsOf(pid)]))];
+  for (const pid of all) signalProcessAndGroup(pid, 'SIGTERM');
+  const deadline = performance.now() + graceMs;
+  while (performance.now() < deadline) {
+    if (!all.some(isRunning)) return;
+    await sleep(pollMs);
+  }
+  const late = all.flatMap((pid) => descendantsOf(pid));
+  for (const pid of [...all, ...late]) signalProcessAndGroup(pid, 'SIGKILL');
+}

@@ -42,8 +42,12 @@ export interface AttemptRequest<Said, Verdict> {
   /** Commit the restored tool files with this message (else they are left for the caller's record). */
   commitRestoredAs?: string;
   shape: AttemptShape<Said, Verdict>;
-  /** HEAD is known and nothing has run yet: record the attempt as started. */
-  begin(headBefore: string): Promise<void>;
+  /**
+   * HEAD is known and nothing has run yet: record the attempt as started,
+   * with its token (`RALPH_ATTEMPT` in the agent's environment), which finds
+   * the attempt's processes after a kill -9 even before `spawned` (see `stopLeftovers`).
+   */
+  begin(headBefore: string, token: string): Promise<void>;
   /** The agent is running: record its pid so that a run killed with -9 can stop it on resume. */
   spawned(pid: number): Promise<void>;
   /** The agent has stopped: record its spend before the slower steps. */

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { ATTEMPT_ENV } from '../agents/process-environ.js';
 import { runAgent } from '../agents/run-agent.js';
 import type { AttemptFacts } from '../core/attempt-facts.js';
 import { commitsSince, headSha, statusPorcelain } from '../git/index.js';
@@ -27,7 +29,10 @@ export async function runAttempt<Said, Verdict>(
   const { cwd, agent, shape, emit } = request;
   const headBefore = await headSha(cwd);
   if (headBefore === null) throw new Error('the repository has no commits');
-  await request.begin(headBefore);
+  // Recorded before the spawn and inherited by everything the agent starts: a run killed at any
+  // moment after this finds the attempt's processes by it on resume (see `stopLeftovers`).
+  const token = randomUUID();
+  await request.begin(headBefore, token);
 
   const collector = collectAgentRun((event) => emit({ type: 'agent-event', event }));
   let spawnRecorded: Promise<void> = Promise.resolve();
@@ -40,7 +45,7 @@ export async function runAttempt<Said, Verdict>(
       extraArgs: agent.extraArgs,
     }),
     cwd,
-    env: agent.env,
+    env: { ...agent.env, [ATTEMPT_ENV]: token },
     timeoutMs: request.timeoutMs,
     idleTimeoutMs: request.idleTimeoutMs,
     signal: request.killSignal,

@@ -47,8 +47,8 @@ export async function runGoalIteration(ctx: GoalContext, selection: ModeSelectio
     isToolPath: (path) => isToolPath(ctx, path),
     commitRestoredAs: 'chore(ralph): restore the goal files the agent changed',
     shape: goalShape,
-    begin: async (headBefore) => {
-      await ctx.store.update((p) => startIteration(p, { iteration, headBefore, now: ctx.now() }));
+    begin: async (headBefore, agentToken) => {
+      await ctx.store.update((p) => startIteration(p, { iteration, headBefore, now: ctx.now(), agentToken }));
       ctx.emit({
         type: 'goal-iteration-started',
         iteration,

@@ -43,6 +43,8 @@ export const GoalCurrentSchema = z.object({
   headBefore: z.string().regex(/^[0-9a-f]{7,64}$/, 'expected a git commit sha'),
   startedAt: Timestamp,
   agentPid: z.number().int().positive().optional(),
+  /** `RALPH_ATTEMPT` in the agent's environment, recorded before the spawn. */
+  agentToken: z.string().min(1).optional(),
 });
 
 export const GoalProgressSchema = z.object({

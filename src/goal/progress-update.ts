@@ -66,7 +66,7 @@ export function beginSession(
 
 export function startIteration(
   progress: GoalProgress,
-  current: { iteration: number; headBefore: string; now: Date },
+  current: { iteration: number; headBefore: string; now: Date; agentToken?: string },
 ): GoalProgress {
   return {
     ...progress,
@@ -74,6 +74,7 @@ export function startIteration(
       iteration: current.iteration,
       headBefore: current.headBefore,
       startedAt: current.now.toISOString(),
+      ...(current.agentToken !== undefined ? { agentToken: current.agentToken } : {}),
     },
     stats: { ...progress.stats, currentIteration: current.iteration },
   };

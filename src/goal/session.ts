@@ -1,6 +1,6 @@
 import path from 'node:path';
+import { stopLeftovers } from '../attempt/stop-leftovers.js';
 import { ExitCode } from '../core/errors.js';
-import { killProcessGroup } from '../loop/kill-group.js';
 import type { GoalContext, GoalOutcome } from './context.js';
 import type { GoalEventSink } from './events.js';
 import type { GoalProgress } from './progress-schema.js';
@@ -9,13 +9,13 @@ import { rollBackIteration } from './tree.js';
 
 /**
  * A run killed mid-iteration left `current` set. Its agent may still be
- * running in its own process group: stop it, roll the iteration back, and
+ * running, found by its pid or its token: stop it and what it started, roll the iteration back, and
  * let it run again as if it never started.
  */
 export async function recoverInterruptedIteration(ctx: GoalContext): Promise<void> {
   const current = ctx.store.get().current;
   if (current === null) return;
-  if (current.agentPid !== undefined) await killProcessGroup(current.agentPid);
+  await stopLeftovers({ agentPid: current.agentPid, token: current.agentToken });
   await rollBackIteration(ctx, current.iteration, current.headBefore);
   await ctx.store.update(undoIteration);
   ctx.emit({ type: 'goal-recovered', iteration: current.iteration, to: current.headBefore });

@@ -60,8 +60,8 @@ export async function runStoryAttempt(
     toolPaths: toolPaths(ctx),
     isToolPath: (path) => isToolFile(ctx, path),
     shape: storyShape(story.id),
-    begin: async (headBefore) => {
-      next = startAttempt(state, { storyId: story.id, headBefore, now: ctx.now() });
+    begin: async (headBefore, agentToken) => {
+      next = startAttempt(state, { storyId: story.id, headBefore, now: ctx.now(), agentToken });
       await saveState(ctx, next);
       ctx.emit({
         type: 'iteration-started',

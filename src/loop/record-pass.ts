@@ -1,7 +1,7 @@
 import type { Story } from '../core/types.js';
 import { type CommitInfo, commitPaths, filesChangedSince } from '../git/index.js';
-import { addPatterns, appendEntry, readProgress, updateProgress } from '../state/progress.js';
 import { faultPoint } from '../state/fault-point.js';
+import { addPatterns, appendEntry, readProgress, updateProgress } from '../state/progress.js';
 import type { RunState } from '../state/run-state.js';
 import { markPassed } from '../state/run-state-update.js';
 import type { RunContext } from './context.js';

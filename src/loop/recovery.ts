@@ -1,8 +1,8 @@
+import { stopLeftovers } from '../attempt/stop-leftovers.js';
 import { commitsSince } from '../git/index.js';
 import type { RunState } from '../state/run-state.js';
 import { markPassed, unparkStory } from '../state/run-state-update.js';
 import type { RunContext } from './context.js';
-import { killProcessGroup } from './kill-group.js';
 import { readTaskFile } from './read-task-file.js';
 import { writePassFiles } from './record-pass.js';
 import { rollBack } from './rollback.js';
@@ -10,14 +10,14 @@ import { saveState } from './state-io.js';
 import { undoAttempt } from './undo-attempt.js';
 
 /**
- * A run killed mid-attempt left `current` set. Its agent may still be running
- * in its own process group: stop it. A pass that was verified but not fully
+ * A run killed mid-attempt left `current` set. Its agent may still be running,
+ * found by its pid or its token: stop it and everything it started. A pass that was verified but not fully
  * recorded is completed; anything else is rolled back and not counted.
  */
 export async function recoverInterruptedAttempt(ctx: RunContext, state: RunState): Promise<RunState> {
   const current = state.current;
   if (current === null) return state;
-  if (current.agentPid !== undefined) await killProcessGroup(current.agentPid);
+  await stopLeftovers({ agentPid: current.agentPid, token: current.agentToken });
 
   if (current.phase === 'recording') {
     const prd = await readTaskFile(ctx);

@@ -48,7 +48,7 @@ function withStory(state: RunState, storyId: string, now: Date, change: (s: Stor
 /** Opens the next iteration for a story; `current` records it for crash recovery. */
 export function startAttempt(
   state: RunState,
-  attempt: { storyId: string; headBefore: string; now: Date },
+  attempt: { storyId: string; headBefore: string; now: Date; agentToken?: string },
 ): RunState {
   const iteration = state.iteration + 1;
   const attempts = storyRun(state, attempt.storyId).attempts + 1;
@@ -63,6 +63,7 @@ export function startAttempt(
       iteration,
       headBefore: attempt.headBefore,
       startedAt: attempt.now.toISOString(),
+      ...(attempt.agentToken !== undefined ? { agentToken: attempt.agentToken } : {}),
     },
   };
 }

@@ -17,6 +17,8 @@ export const CurrentAttemptSchema = z.object({
   startedAt: Timestamp,
   /** The agent's process group, so a run resumed after a crash can stop an agent left running. */
   agentPid: z.number().int().positive().optional(),
+  /** `RALPH_ATTEMPT` in the agent's environment, recorded before the spawn: finds its processes when the pid never got here. */
+  agentToken: z.string().min(1).optional(),
   /** `recording`: the pass was verified and is being written; resume completes it rather than redoing the story. */
   phase: z.enum(['agent', 'recording']).optional(),
   /** The verified commits of a pass being recorded. */
