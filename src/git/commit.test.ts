@@ -37,6 +37,25 @@ describe('commitPaths', () => {
     expect(await repo.git('diff', '--name-only')).toBe('other.txt');
   });
 
+  it("commits a folder's changed files one by one, never a temporary file left in it", async () => {
+    repo = await makeTempRepo();
+    await repo.commit('base', { 'specs/epic-1/story-1.1.md': 'a' });
+    await repo.write('specs/epic-1/story-1.1.md', 'status: done');
+    await repo.write('specs/epic-1/.story-1.1.md.ralph-tmp-4242-1', 'half');
+    await repo.write('.ralph/prds/new/prd.json', '{}');
+    await repo.write('.ralph/prds/new/.prd.json.ralph-tmp-4242-2', '{');
+
+    await commitPaths(repo.dir, ['specs', '.ralph/prds/new'], 'chore: US-001 passed');
+
+    expect((await repo.git('show', '--name-only', '--format=', 'HEAD')).split('\n').sort()).toEqual([
+      '.ralph/prds/new/prd.json',
+      'specs/epic-1/story-1.1.md',
+    ]);
+    expect(await repo.git('status', '--porcelain', '--untracked-files=all')).toBe(
+      '?? .ralph/prds/new/.prd.json.ralph-tmp-4242-2\n?? specs/epic-1/.story-1.1.md.ralph-tmp-4242-1',
+    );
+  });
+
   it('returns null and makes no commit when the paths have no change', async () => {
     repo = await makeTempRepo();
     const base = await repo.commit('base', { 'prd.json': '{}' });

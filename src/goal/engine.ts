@@ -5,7 +5,9 @@ import { ExitCode } from '../core/errors.js';
 import type { HumanNeeded } from '../core/goal-types.js';
 import { createHookRunner } from '../loop/hooks.js';
 import { rateLimitWait, sleep } from '../loop/waits.js';
+import { removeStaleTemporaries } from '../state/atomic.js';
 import { ensureRalphGitignore } from '../state/gitignore.js';
+import { ralphDir } from '../state/layout.js';
 import { acquireLock } from '../state/lock.js';
 import type { GoalContext, GoalLoopOptions, GoalOutcome } from './context.js';
 import type { GoalEvent, GoalEventSink, GoalStopReason } from './events.js';
@@ -50,6 +52,7 @@ export async function runGoalLoop(options: GoalLoopOptions): Promise<GoalOutcome
       const { pid, host } = lock.tookOver.previous;
       emit({ type: 'lock-taken-over', previousPid: pid, host });
     }
+    for (const dir of [files.dir, ralphDir(options.cwd)]) await removeStaleTemporaries(dir);
     const goalFileInRepo = repoRelativeGoalFile(options.cwd, spec.goalFile);
     const saved = await readGoalProgress(files.progress);
     if (saved?.status === 'goal-complete' && saved.current === null) {

@@ -19,6 +19,7 @@ import { recordPass } from './record-pass.js';
 import { recoverInterruptedAttempt, startSession } from './recovery.js';
 import { rollBack } from './rollback.js';
 import { saveState } from './state-io.js';
+import { removeToolTemporaries } from './tool-files.js';
 import { prepareTree } from './tree-guard.js';
 import { undoAttempt } from './undo-attempt.js';
 import { rateLimitWait, sleep } from './waits.js';
@@ -47,6 +48,7 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
         host: lock.tookOver.previous.host,
       });
     }
+    await removeToolTemporaries(ctx);
     const saved = await readRunState(files.state);
     let state = saved ?? newRunState({ name: ctx.name, taskPath: ctx.source.path, now: now() });
     const resumed = saved !== null && (saved.current !== null || saved.stop === undefined);

@@ -1,7 +1,7 @@
 import { ExitCode, RalphError } from '../core/errors.js';
 import { commitPaths, git, headSha, type StatusEntry, statusPorcelain } from '../git/index.js';
 import type { RunContext } from './context.js';
-import { isToolFile } from './tool-files.js';
+import { isCommittedToolFile, isToolFile } from './tool-files.js';
 
 export interface StartableOptions {
   /** Move the user's uncommitted changes into a stash instead of refusing to start. */
@@ -72,7 +72,8 @@ export async function checkStartable(cwd: string, options: StartableOptions = {}
 /**
  * Before the first iteration: the repository needs a commit, the user's
  * changes must be out of the way (see `checkStartable`), and the tool's own
- * files (task file, progress file, `.ralph/`) are committed for the user.
+ * files (task file, progress file, `.ralph/` config) are committed for the
+ * user (see `isCommittedToolFile`).
  * Returns what was stashed, for the caller to tell the user.
  */
 export async function prepareTree(
@@ -91,12 +92,9 @@ export async function prepareTree(
     name: ctx.name,
     ...(options.allowDirty ? { allowDirty: true } : {}),
   });
-  if (toolFiles.length > 0) {
-    await commitPaths(
-      ctx.cwd,
-      toolFiles.map((e) => e.path),
-      `chore(ralph): track ${ctx.name} task files`,
-    );
+  const committed = toolFiles.map((e) => e.path).filter((p) => isCommittedToolFile(ctx, p));
+  if (committed.length > 0) {
+    await commitPaths(ctx.cwd, committed, `chore(ralph): track ${ctx.name} task files`);
   }
   return stashed;
 }

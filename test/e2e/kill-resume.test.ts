@@ -1,3 +1,11 @@
+/**
+ * ralph killed with SIGKILL at the moments no outside timing can hit
+ * (`RALPH_FAULT_AT`, see src/state/fault-point.ts), then run again with the
+ * real Claude Code: nothing it started survives, nothing it was writing is
+ * committed.
+ */
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startAnthropicServer } from '../support/anthropic-server.js';
 import { createClaudeEnv } from '../support/claude-env.js';
@@ -22,7 +30,7 @@ afterEach(async () => {
 });
 
 /** Every path any commit of the repository ever touched. */
-async function _everCommitted(p: LoopProject): Promise<string[]> {
+async function everCommitted(p: LoopProject): Promise<string[]> {
   const out = await p.repo.git('log', '--all', '--name-only', '--format=');
   return [...new Set(out.split('\n').filter((l) => l !== ''))].sort();
 }
@@ -48,6 +56,32 @@ describe('killed with SIGKILL, run again', () => {
     expect(again.exitCode).toBe(0);
     // The orphan was found and stopped on resume, not left to commit after the rollback.
     expect(processesIn(project.repo.dir)).toEqual([]);
+    expect(await featSubjects(project.repo)).toEqual(['feat: US-001 - Add greeting']);
+  });
+
+  it.each([
+    ['a task file in .ralph/prds', '.ralph/prds/demo/prd.json', 'demo'],
+    ['a task file at the project root', 'prd.json', 'prd.json'],
+  ])('commits no temporary file of an atomic write it was killed in (%s)', async (_, file, target) => {
+    project = await createLoopProject(
+      { [file]: prdJson([{ id: 'US-001', title: 'Add greeting' }]) },
+      { 'US-001': [implement('US-001', 'Add greeting', 'greet.txt', 'hello\n')] },
+    );
+    const args = [target, '--headless', '--no-worktree'];
+    // The first write of the task file is the pass being recorded.
+    const killed = await project.run(args, { env: { RALPH_FAULT_AT: 'atomic-write:prd.json' } });
+    expect(killed.signal).toBe('SIGKILL');
+    const temporaries = async (p: LoopProject) =>
+      (await readdir(join(p.repo.dir, file, '..'))).filter((n) => n !== 'prd.json' && n.includes('prd.json'));
+    expect(await temporaries(project)).toHaveLength(1);
+
+    const again = await project.run(args);
+    expect(again.stderr).toBe('');
+    expect(again.exitCode).toBe(0);
+    const stray = (await everCommitted(project)).filter((p) => /prd\.json./.test(p));
+    expect(stray).toEqual([]);
+    expect(await project.repo.git('status', '--porcelain', '--untracked-files=all')).toBe('');
+    expect(await temporaries(project)).toEqual([]);
     expect(await featSubjects(project.repo)).toEqual(['feat: US-001 - Add greeting']);
   });
 });
