@@ -11,11 +11,11 @@ import {
   startPointOf,
   switchBranch,
 } from '../git/branches.js';
+import { ignoreLocally } from '../git/exclude.js';
 import { fileAtRevision } from '../git/file-at-revision.js';
 import { commitPaths, currentBranch, headSha, validateBranchName } from '../git/index.js';
 import { addWorktree, findWorktree, listWorktrees, pruneWorktrees } from '../git/worktree.js';
 import { archiveIfBranchChanged } from '../state/archive.js';
-import { ensureRalphGitignore } from '../state/gitignore.js';
 import { worktreeDir } from '../state/layout.js';
 import { type SetupEnvironment, setupOnce } from './worktree-setup.js';
 
@@ -169,8 +169,9 @@ async function inBranch(options: WorkspaceOptions, branch: string): Promise<Work
 async function inWorktree(options: WorkspaceOptions, branch: string): Promise<Workspace> {
   const { root, name, emit } = options;
   const dir = worktreeDir(root, name);
-  // Worktrees ignored in the main checkout, and registrations whose folder was deleted forgotten.
-  await ensureRalphGitignore(root);
+  // Run state and worktrees ignored in the main checkout, which this mode never changes otherwise (no
+  // new .ralph/.gitignore there); registrations whose folder was deleted forgotten.
+  await ignoreLocally(root, ['.ralph/runs/', '.ralph/worktrees/']);
   await pruneWorktrees(root);
   const existing = await findWorktree(root, dir);
   let created = false;
