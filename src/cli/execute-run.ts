@@ -7,6 +7,8 @@ import { completedStories, onComplete } from '../loop/on-complete.js';
 import { startWorkspace, workspaceMode } from '../loop/workspace.js';
 import { openTaskSource } from '../sources/load-task-source.js';
 import type { Config } from '../state/config.js';
+import { runFiles } from '../state/layout.js';
+import { acquireLock, type LockHandle } from '../state/lock.js';
 import { readRunState } from '../state/run-state.js';
 import { setUpAgent } from './agent-setup.js';
 import type { RunOptions } from './commands/run-options.js';
@@ -25,14 +27,34 @@ export interface RunHandles {
 }
 
 /**
- * One `ralph run` of a PRD, whoever watches it: agent set-up, workspace
- * (worktree, branch or in place), the loop, then push and pull request.
+ * One `ralph run` of a PRD, whoever watches it: the run's lock first, then
+ * agent set-up, workspace (worktree, branch or in place), the loop, then
+ * push and pull request.
  */
 export async function executeRun(
   ctx: TaskContext,
   config: Config,
   opts: RunOptions,
   run: RunHandles,
+): Promise<number> {
+  // Held before anything changes: a second run must not archive, switch branches or set up a worktree under a live one.
+  const lock = await acquireLock(runFiles(ctx.target.runDir).lock, {
+    command: `ralph run ${ctx.target.name}`,
+    ...(opts.force ? { force: true } : {}),
+  });
+  try {
+    return await runLocked(ctx, config, opts, run, lock);
+  } finally {
+    await lock.release();
+  }
+}
+
+async function runLocked(
+  ctx: TaskContext,
+  config: Config,
+  opts: RunOptions,
+  run: RunHandles,
+  lock: LockHandle,
 ): Promise<number> {
   const agent = await setUpAgent(config, opts);
   const fallbackAgents = await setUpFallbackAgents(
@@ -81,6 +103,7 @@ export async function executeRun(
     killSignal: run.kill,
     ...(run.steering ? { steering: run.steering } : {}),
     emit: run.emit,
+    lock,
     ...(opts.allowDirty ? { allowDirty: true } : {}),
     ...(workspace.environment ? { environment: workspace.environment } : {}),
   });

@@ -35,6 +35,8 @@ export interface GoalLoopOptions {
   /** Aborted on the second Ctrl-C: kill the agent now. */
   killSignal: AbortSignal;
   emit: GoalEventSink;
+  /** `--force`: take the run's lock even from a run that looks alive. */
+  force?: boolean;
   now?: () => Date;
 }
 

@@ -4,6 +4,7 @@ import { wouldExceedCost } from '../core/budget.js';
 import { ExitCode } from '../core/errors.js';
 import type { HumanNeeded } from '../core/goal-types.js';
 import { createHookRunner } from '../loop/hooks.js';
+import { lockTakeoverEvent } from '../loop/lock-events.js';
 import { rateLimitWait, sleep } from '../loop/waits.js';
 import { removeStaleTemporaries } from '../state/atomic.js';
 import { ensureRalphGitignore } from '../state/gitignore.js';
@@ -45,13 +46,14 @@ export async function runGoalLoop(options: GoalLoopOptions): Promise<GoalOutcome
   const now = options.now ?? (() => new Date());
   const emit = withEventLog(options.emit, files.events);
   const { spec } = options;
-  await ensureRalphGitignore(options.cwd);
-  const lock = await acquireLock(files.lock, { command: `ralph goal ${spec.name}` });
+  const lock = await acquireLock(files.lock, {
+    command: `ralph goal ${spec.name}`,
+    ...(options.force ? { force: true } : {}),
+  });
   try {
-    if (lock.tookOver?.previous) {
-      const { pid, host } = lock.tookOver.previous;
-      emit({ type: 'lock-taken-over', previousPid: pid, host });
-    }
+    const takeover = lockTakeoverEvent(lock);
+    if (takeover) emit(takeover);
+    await ensureRalphGitignore(options.cwd);
     for (const dir of [files.dir, ralphDir(options.cwd)]) await removeStaleTemporaries(dir);
     const goalFileInRepo = repoRelativeGoalFile(options.cwd, spec.goalFile);
     const saved = await readGoalProgress(files.progress);

@@ -2,6 +2,7 @@ import type { AgentAdapter } from '../agents/adapter.js';
 import type { TaskSource } from '../sources/task-source.js';
 import type { Config } from '../state/config.js';
 import type { RunPaths } from '../state/layout.js';
+import type { LockHandle } from '../state/lock.js';
 import type { LoopEventSink } from './events.js';
 import type { SetupEnvironment } from './worktree-setup.js';
 
@@ -50,6 +51,12 @@ export interface LoopOptions {
   allowDirty?: boolean;
   /** What the worktree's setup command made there: named in the prompt as environment, not work. */
   environment?: SetupEnvironment;
+  /**
+   * The run's lock, when the caller took it before preparing the workspace
+   * (nothing may change before it is held); the caller releases it. Without
+   * one the loop takes and releases the lock itself.
+   */
+  lock?: LockHandle;
   /** Steering while the loop runs (the TUI's `+`/`-`); read before every iteration. */
   steering?: LoopSteering;
   now?: () => Date;

@@ -14,6 +14,7 @@ import { runStoryAttempt } from './attempt.js';
 import type { LoopOptions, RunContext } from './context.js';
 import type { LoopEvent, StopReason } from './events.js';
 import { createHookRunner } from './hooks.js';
+import { lockTakeoverEvent } from './lock-events.js';
 import { readTaskFile } from './read-task-file.js';
 import { recordPass } from './record-pass.js';
 import { recoverInterruptedAttempt, startSession } from './recovery.js';
@@ -38,16 +39,11 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
   const now = options.now ?? (() => new Date());
   const ctx: RunContext = { ...options, files, now, emit: withEventLog(options.emit, files.events) };
 
-  await ensureRalphGitignore(ctx.cwd);
-  const lock = await acquireLock(files.lock, { command: `ralph run ${ctx.name}` });
+  const lock = options.lock ?? (await acquireLock(files.lock, { command: `ralph run ${ctx.name}` }));
   try {
-    if (lock.tookOver?.previous) {
-      ctx.emit({
-        type: 'lock-taken-over',
-        previousPid: lock.tookOver.previous.pid,
-        host: lock.tookOver.previous.host,
-      });
-    }
+    const takeover = lockTakeoverEvent(lock);
+    if (takeover) ctx.emit(takeover);
+    await ensureRalphGitignore(ctx.cwd);
     await removeToolTemporaries(ctx);
     const saved = await readRunState(files.state);
     let state = saved ?? newRunState({ name: ctx.name, taskPath: ctx.source.path, now: now() });
@@ -59,7 +55,7 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
     await saveState(ctx, state);
     return await iterate(ctx, state, resumed);
   } finally {
-    await lock.release();
+    if (options.lock === undefined) await lock.release();
   }
 }
 

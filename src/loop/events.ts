@@ -23,7 +23,14 @@ export type LoopEvent =
       remaining: number;
       resumed: boolean;
     }
-  | { type: 'lock-taken-over'; previousPid: number; host: string }
+  | {
+      type: 'lock-taken-over';
+      previousPid: number;
+      host: string;
+      startedAt: string;
+      /** The holder was gone, its pid now runs another program, or `--force` took a lock that looked live. */
+      reason: 'not-running' | 'pid-reused' | 'unreadable' | 'forced';
+    }
   | { type: 'recovered'; storyId: string; action: 'rolled-back' | 'completed-record' }
   | {
       type: 'iteration-started';

@@ -26,6 +26,36 @@ describe('judgeLock', () => {
     });
   });
 
+  it('is stale when the live pid is another program: another start time, or no ralph in its command line', () => {
+    const withStart = (start: string) =>
+      JSON.stringify({
+        pid: 7,
+        host: 'here',
+        startedAt: '2026-01-01T00:00:00Z',
+        command: 'ralph run',
+        processStart: start,
+      });
+    const identify = () => ({ start: 'b:100', commandLine: 'node /usr/lib/ralph/dist/cli/main.js run' });
+    expect(judgeLock(withStart('b:100'), ctx({ identify }))).toMatchObject({
+      kind: 'held',
+      reason: 'running',
+    });
+    expect(judgeLock(withStart('b:99'), ctx({ identify }))).toMatchObject({
+      kind: 'stale',
+      reason: 'pid-reused',
+    });
+    // Older locks have no start time: the command line decides.
+    expect(judgeLock(content(7), ctx({ identify }))).toMatchObject({ kind: 'held', reason: 'running' });
+    const sleeper = () => ({ start: 'b:5', commandLine: 'sleep 300' });
+    expect(judgeLock(content(7), ctx({ identify: sleeper }))).toMatchObject({
+      kind: 'stale',
+      reason: 'pid-reused',
+    });
+    // Nothing readable: presumed to be the holder.
+    expect(judgeLock(withStart('b:99'), ctx({ identify: () => null }))).toMatchObject({ kind: 'held' });
+    expect(judgeLock(withStart('b:99'), ctx({ identify: () => ({}) }))).toMatchObject({ kind: 'held' });
+  });
+
   it('is stale when it names our own pid, which cannot be holding it', () => {
     expect(judgeLock(content(100), ctx())).toMatchObject({ kind: 'stale', reason: 'not-running' });
     expect(judgeLock(content(100), ctx({ heldHere: true }))).toMatchObject({

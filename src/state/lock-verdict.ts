@@ -1,10 +1,13 @@
 import { z } from 'zod';
+import type { ProcessIdentity } from './process-identity.js';
 
 export const LockInfoSchema = z.object({
   pid: z.number().int().positive(),
   host: z.string(),
   startedAt: z.string(),
   command: z.string(),
+  /** The holder's start time (see `processIdentity`), so a pid reused by another program is told apart. */
+  processStart: z.string().optional(),
 });
 export type LockInfo = z.infer<typeof LockInfoSchema>;
 
@@ -12,7 +15,8 @@ export type LockVerdict =
   | { kind: 'held'; info: LockInfo; reason: 'running' | 'other-host' }
   /** Unparseable content young enough that its writer may still be writing it. */
   | { kind: 'held'; info: null; reason: 'being-written' }
-  | { kind: 'stale'; info: LockInfo; reason: 'not-running' }
+  /** `pid-reused`: the pid is alive, but it is another program that got the holder's pid. */
+  | { kind: 'stale'; info: LockInfo; reason: 'not-running' | 'pid-reused' }
   | { kind: 'stale'; info: null; reason: 'unreadable' };
 
 export interface LockContext {
@@ -25,6 +29,8 @@ export interface LockContext {
   isAlive: (pid: number) => boolean;
   /** Whether this process itself currently holds the lock. */
   heldHere: boolean;
+  /** The start time and command line of a live pid, when they can be read. */
+  identify?: (pid: number) => ProcessIdentity | null;
 }
 
 export function parseLockInfo(content: string): LockInfo | null {
@@ -53,7 +59,20 @@ export function judgeLock(content: string, ctx: LockContext): LockVerdict {
       : { kind: 'stale', info, reason: 'not-running' };
   }
   if (!ctx.isAlive(info.pid)) return { kind: 'stale', info, reason: 'not-running' };
+  const live = ctx.identify?.(info.pid);
+  if (live && !isHolder(info, live)) return { kind: 'stale', info, reason: 'pid-reused' };
   return { kind: 'held', info, reason: 'running' };
+}
+
+/**
+ * Whether the live process with the lock's pid is the one that took it: the
+ * same start time; for a lock without one (an older ralph), a command line
+ * that mentions ralph. Unknown either way, it is presumed to be.
+ */
+function isHolder(info: LockInfo, live: ProcessIdentity): boolean {
+  if (info.processStart !== undefined && live.start !== undefined) return info.processStart === live.start;
+  if (live.commandLine !== undefined) return /ralph/i.test(live.commandLine);
+  return true;
 }
 
 /** Whether a process with this pid exists on this machine. */

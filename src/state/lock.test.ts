@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RalphError } from '../core/errors.js';
 import { acquireLock, inspectLock } from './lock.js';
+import { processIdentity } from './process-identity.js';
 
 let dir: string;
 let lockPath: string;
@@ -43,12 +44,17 @@ async function writeLock(content: object | string, ageMs = 0): Promise<void> {
   }
 }
 
-const info = (pid: number, host = os.hostname()) => ({
-  pid,
-  host,
-  startedAt: '2026-01-01T00:00:00.000Z',
-  command: 'ralph run main',
-});
+/** What a real holder writes: with its start time when it is alive here. */
+const info = (pid: number, host = os.hostname()) => {
+  const processStart = host === os.hostname() ? processIdentity(pid)?.start : undefined;
+  return {
+    pid,
+    host,
+    startedAt: '2026-01-01T00:00:00.000Z',
+    command: 'ralph run main',
+    ...(processStart !== undefined ? { processStart } : {}),
+  };
+};
 
 async function lockedError(promise: Promise<unknown>): Promise<RalphError> {
   const error = await promise.then(
@@ -72,6 +78,7 @@ describe('acquireLock', () => {
       host: os.hostname(),
       startedAt: lock.info.startedAt,
       command: 'ralph run main',
+      processStart: processIdentity(process.pid)?.start,
     });
     expect(await inspectLock(lockPath)).toMatchObject({ kind: 'held', reason: 'running' });
     await lockedError(acquireLock(lockPath));
@@ -93,14 +100,27 @@ describe('acquireLock', () => {
 
   it('takes over the lock of a process that was killed', async () => {
     const child = await liveProcess();
-    await writeLock(info(child.pid));
+    const written = info(child.pid);
+    await writeLock(written);
     await lockedError(acquireLock(lockPath));
     child.kill('SIGKILL');
     await once(child, 'exit');
     const lock = await acquireLock(lockPath, { takeoverStale: true });
-    expect(lock.tookOver).toEqual({ previous: info(child.pid), reason: 'not-running' });
+    expect(lock.tookOver).toEqual({ previous: written, reason: 'not-running' });
     expect(JSON.parse(await fs.readFile(lockPath, 'utf8'))).toMatchObject({ pid: process.pid });
     await lock.release();
+  });
+
+  it('tells a pid reused by another program from the holder, by start time or command line', async () => {
+    const child = await liveProcess();
+    await writeLock({ ...info(child.pid), processStart: 'another-boot:1' });
+    const lock = await acquireLock(lockPath);
+    expect(lock.tookOver).toMatchObject({ previous: { pid: child.pid }, reason: 'pid-reused' });
+    await lock.release();
+    // An older lock without a start time: the live process's command line does not mention ralph.
+    const { processStart: _, ...older } = info(child.pid);
+    await writeLock(older);
+    expect(await inspectLock(lockPath)).toMatchObject({ kind: 'stale', reason: 'pid-reused' });
   });
 
   it('leaves a stale lock alone when takeover is off', async () => {

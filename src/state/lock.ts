@@ -4,6 +4,7 @@ import path from 'node:path';
 import { ExitCode, RalphError } from '../core/errors.js';
 import { errorCode, isMissing } from './fs-util.js';
 import { isProcessAlive, judgeLock, type LockInfo, type LockVerdict, parseLockInfo } from './lock-verdict.js';
+import { processIdentity } from './process-identity.js';
 
 export type { LockInfo, LockVerdict } from './lock-verdict.js';
 
@@ -20,7 +21,7 @@ export interface AcquireLockOptions {
 
 export interface LockTakeover {
   previous: LockInfo | null;
-  reason: 'not-running' | 'unreadable' | 'forced';
+  reason: 'not-running' | 'pid-reused' | 'unreadable' | 'forced';
 }
 
 export interface LockHandle {
@@ -39,11 +40,13 @@ const MAX_ATTEMPTS = 5;
 
 export async function acquireLock(lockPath: string, options: AcquireLockOptions = {}): Promise<LockHandle> {
   const { takeoverStale = true, force = false, command = defaultCommand() } = options;
+  const processStart = processIdentity(process.pid)?.start;
   const info: LockInfo = {
     pid: process.pid,
     host: os.hostname(),
     startedAt: new Date().toISOString(),
     command,
+    ...(processStart !== undefined ? { processStart } : {}),
   };
   await fs.mkdir(path.dirname(lockPath), { recursive: true });
   let tookOver: LockTakeover | null = null;
@@ -92,6 +95,7 @@ function judge(lockPath: string, file: LockFile, graceMs = DEFAULT_GRACE_MS): Lo
     ageMs: Date.now() - file.mtimeMs,
     graceMs,
     isAlive: isProcessAlive,
+    identify: processIdentity,
   });
 }
 
@@ -157,7 +161,7 @@ function lockedError(lockPath: string, verdict: LockVerdict): RalphError {
     case 'running':
       return locked(`Another ralph run is active: ${holder(verdict.info)}.`, [
         `Lock file: ${lockPath}`,
-        'Wait for it to finish or stop it first.',
+        'Wait for it to finish or stop it first; if you are sure it is not a ralph run, run again with --force.',
       ]);
     case 'other-host':
       return locked(
@@ -167,12 +171,15 @@ function lockedError(lockPath: string, verdict: LockVerdict): RalphError {
     case 'being-written':
       return locked(`Another process is creating the lock ${lockPath}.`, ['Try again in a few seconds.']);
     case 'not-running':
+    case 'pid-reused':
       return locked(`A stale lock from ${holder(verdict.info)} is in the way.`, [
         `Lock file: ${lockPath}`,
-        'That process is gone; delete the lock file or allow takeover.',
+        'That run is gone; delete the lock file or run again with --force.',
       ]);
     case 'unreadable':
-      return locked(`The lock ${lockPath} is unreadable.`, ['Delete the lock file or allow takeover.']);
+      return locked(`The lock ${lockPath} is unreadable.`, [
+        'Delete the lock file or run again with --force.',
+      ]);
   }
 }
 

@@ -26,7 +26,7 @@ export function describeEvent(event: LoopEvent, verbose: boolean): string | null
     case 'run-started':
       return `${event.resumed ? 'resuming' : 'starting'} ${event.name} (${event.project}): ${event.remaining} stor${event.remaining === 1 ? 'y' : 'ies'} left, agent ${event.agent}, up to ${plural(event.maxIterations, 'iteration')}`;
     case 'lock-taken-over':
-      return `took over a stale lock from pid ${event.previousPid} on ${event.host}`;
+      return describeTakeover(event);
     case 'recovered':
       return event.action === 'rolled-back'
         ? `recovered: the interrupted attempt at ${event.storyId} was rolled back`
@@ -140,6 +140,18 @@ export function describeRetry(event: RetryEvent): string {
 
 /** `1 iteration`, `2 iterations`. */
 export const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+function describeTakeover(event: Extract<LoopEvent, { type: 'lock-taken-over' }>): string {
+  const holder = `pid ${event.previousPid} on ${event.host}`;
+  switch (event.reason) {
+    case 'forced':
+      return `warning: --force: took the lock of ${holder} (started ${event.startedAt}); if that run is still going, both runs now change the same files`;
+    case 'pid-reused':
+      return `took over a stale lock from ${holder}: that pid now belongs to another program`;
+    default:
+      return `took over a stale lock from ${holder}`;
+  }
+}
 
 const firstLine = (text: string): string => truncate(text.split('\n')[0] ?? '', 300);
 const truncate = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max)}…` : text);

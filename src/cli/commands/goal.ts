@@ -17,7 +17,7 @@ import { runDir, validatePrdName } from '../../state/layout.js';
 import { findProjectRoot } from '../../state/project-root.js';
 import { setUpAgent } from '../agent-setup.js';
 import { requireGitRepository } from '../require-git.js';
-import type { RunOptions } from './run-options.js';
+import { FORCE_HELP, type RunOptions } from './run-options.js';
 
 export interface GoalOptions {
   file?: string;
@@ -38,6 +38,7 @@ export interface GoalOptions {
   json?: boolean;
   verbose?: boolean;
   log?: string;
+  force?: boolean;
 }
 
 /** Iterations a goal run may use when neither the command line, the goal file nor the config says. */
@@ -93,7 +94,8 @@ export function addGoalOptions(command: Command): Command {
     .option(
       '-l, --log <file>',
       'also write the human-readable log here (default .ralph/runs/<name>/ralph.log)',
-    );
+    )
+    .option('--force', FORCE_HELP);
 }
 
 /** `ralph goal "<goal>"` or `ralph goal --file SPRINT.yaml`. */
@@ -122,7 +124,7 @@ export async function runGoalFile(file: string, opts: RunOptions): Promise<numbe
   const goalOpts: GoalOptions = {
     file,
     ...pick(opts, ['agent', 'agentPath', 'model', 'maxIterations', 'timeout', 'idleTimeout', 'maxRetries']),
-    ...pick(opts, ['maxCost', 'dryRun', 'headless', 'json', 'verbose', 'log']),
+    ...pick(opts, ['maxCost', 'dryRun', 'headless', 'json', 'verbose', 'log', 'force']),
   };
   const spec = await goalSpec(undefined, goalOpts, config, true);
   return runGoal(root, config, spec, goalOpts);
@@ -224,6 +226,7 @@ async function runGoal(root: string, config: Config, spec: GoalSpec, opts: GoalO
       stopSignal: stop.signal,
       killSignal: kill.signal,
       emit,
+      ...(opts.force ? { force: true } : {}),
     });
     return outcome.exitCode;
   } finally {

@@ -18,6 +18,7 @@ export interface RunOptions {
   worktree?: boolean;
   branch?: string;
   allowDirty?: boolean;
+  force?: boolean;
   push?: boolean;
   pr?: boolean;
   verbose?: boolean;
@@ -35,6 +36,9 @@ const positiveNumber = (value: string): number => {
   if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number');
   return n;
 };
+
+export const FORCE_HELP =
+  "take the run's lock even if another run seems to hold it (only when you know that run is gone)";
 
 /** The `ralph run` options (contract). */
 export function addRunOptions(command: Command): Command {
@@ -59,6 +63,7 @@ export function addRunOptions(command: Command): Command {
     .option('--no-worktree', 'run in the current checkout')
     .option('--branch <name>', 'branch to work on (default: the PRD branchName, else ralph/<name>)')
     .option('--allow-dirty', 'stash uncommitted changes instead of refusing to start')
+    .option('--force', FORCE_HELP)
     .option('--push', 'push the branch when every story has passed (config onComplete.push)')
     .option(
       '--pr',
