@@ -92,6 +92,6 @@ export async function runAttempt<Said, Verdict>(
         onFinish: (result) => emit({ type: 'check-finished', ...result }),
       })
     : 'not-run';
-  const facts: AttemptFacts<Said> = { ...preGate, gates };
+  const facts: AttemptFacts<Said> = { ...preGate, gates, interrupted: request.killSignal.aborted };
   return { facts, verdict: shape.judge(facts), summary: collector.summary() };
 }

@@ -43,6 +43,12 @@ export interface PreGateFacts<Said> {
 export interface AttemptFacts<Said> extends PreGateFacts<Said> {
   /** The gate results in order (stopping at the first failure), or 'not-run' when the shape skipped them. */
   gates: readonly GateResult[] | 'not-run';
+  /**
+   * The run was told to stop at once (a second Ctrl-C, SIGTERM) while the
+   * attempt ran: whatever failed after that (a gate killed mid-run) is not
+   * the task's fault.
+   */
+  interrupted: boolean;
 }
 
 /** How one kind of task reads and judges an attempt; every function is pure. */

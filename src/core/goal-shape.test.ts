@@ -14,6 +14,7 @@ function facts(text: string, over: Partial<AttemptFacts<unknown>> = {}) {
     commits: [],
     dirtyPaths: [],
     gates: 'not-run',
+    interrupted: false,
     ...over,
   } as AttemptFacts<typeof said>;
 }
@@ -23,6 +24,19 @@ const complete = block({ status: 'goal-complete', summary: 's', goalCompleteSumm
 const commit = [{ sha: 'b', subject: 'feat: x' }];
 
 describe('the goal shape', () => {
+  it('counts nothing but a verified result once the run was interrupted: a gate killed by it is not a failure', () => {
+    const killed = [{ command: 'npm test', exitCode: 137, durationMs: 5, outputTail: '' }];
+    expect(goalShape.judge(facts(complete, { gates: killed }))).toMatchObject({ failure: 'checks-failed' });
+    expect(goalShape.judge(facts(complete, { gates: killed, interrupted: true }))).toEqual({
+      kind: 'aborted',
+    });
+    expect(goalShape.judge(facts('no block here', { interrupted: true }))).toEqual({ kind: 'aborted' });
+    const passed = [{ command: 'npm test', exitCode: 0, durationMs: 5, outputTail: '' }];
+    expect(goalShape.judge(facts(complete, { gates: passed, interrupted: true }))).toMatchObject({
+      kind: 'result',
+    });
+  });
+
   it('accepts a valid result with a clean tree, and wants gates only after a commit or a completion claim', () => {
     expect(goalShape.judge(facts(cont))).toMatchObject({ kind: 'result', result: { status: 'continue' } });
     expect(goalShape.wantsGates(facts(cont))).toBe(false);

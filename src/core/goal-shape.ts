@@ -26,20 +26,26 @@ export const goalShape: AttemptShape<GoalResultParse, GoalVerdict> = {
     return 'result' in pre && (facts.commits.length > 0 || pre.result.status === 'goal-complete');
   },
   judge: (facts: AttemptFacts<GoalResultParse>): GoalVerdict => {
-    const pre = preGate(facts);
-    if ('verdict' in pre) return pre.verdict;
-    const failed = facts.gates === 'not-run' ? undefined : facts.gates.find((r) => r.exitCode !== 0);
-    if (failed) {
-      return {
-        kind: 'failed',
-        failure: 'checks-failed',
-        reason: `the check \`${failed.command}\` failed (exit ${failed.exitCode})`,
-        outputTail: failed.outputTail,
-      };
-    }
-    return { kind: 'result', result: pre.result };
+    const verdict = judgeGoal(facts);
+    // Stopped at once by the user: only a result verified in full still stands.
+    return facts.interrupted && verdict.kind !== 'result' ? { kind: 'aborted' } : verdict;
   },
 };
+
+function judgeGoal(facts: AttemptFacts<GoalResultParse>): GoalVerdict {
+  const pre = preGate(facts);
+  if ('verdict' in pre) return pre.verdict;
+  const failed = facts.gates === 'not-run' ? undefined : facts.gates.find((r) => r.exitCode !== 0);
+  if (failed) {
+    return {
+      kind: 'failed',
+      failure: 'checks-failed',
+      reason: `the check \`${failed.command}\` failed (exit ${failed.exitCode})`,
+      outputTail: failed.outputTail,
+    };
+  }
+  return { kind: 'result', result: pre.result };
+}
 
 const STOPPED_FOR = {
   timeout: 'the time limit',

@@ -2,6 +2,11 @@ import type { AttemptFacts, AttemptShape, PreGateFacts } from './attempt-facts.j
 import { interpretSignals, parseSignals, type Signals } from './signals.js';
 import { type AttemptInput, judgeAttempt, shouldRunChecks, type Verdict } from './verdict.js';
 
+const INTERRUPTED: Verdict = {
+  kind: 'aborted',
+  reason: 'The run was interrupted before the attempt could be verified.',
+};
+
 /**
  * A story attempt (design principle 2): DONE for this story id, a new
  * commit, every gate passing and a clean tree.
@@ -25,6 +30,10 @@ export function storyShape(storyId: string): AttemptShape<Signals, Verdict> {
   return {
     read: (texts) => parseSignals(texts),
     wantsGates: (facts) => shouldRunChecks(input(facts)),
-    judge: (facts: AttemptFacts<Signals>) => judgeAttempt({ ...input(facts), checks: facts.gates }),
+    judge: (facts: AttemptFacts<Signals>) => {
+      const verdict = judgeAttempt({ ...input(facts), checks: facts.gates });
+      // Stopped at once by the user: only a pass verified in full still stands.
+      return facts.interrupted && verdict.kind !== 'pass' ? INTERRUPTED : verdict;
+    },
   };
 }
