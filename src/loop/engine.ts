@@ -107,6 +107,8 @@ async function iterate(ctx: RunContext, initial: RunState, resumed: boolean): Pr
     prd = await readTaskFile(ctx).catch(() => prd);
     state = markStopped(state, { reason, exitCode, now: ctx.now() });
     await saveState(ctx, state);
+    // What passed since the loop last read the task file (a stop right after a pass) counts too.
+    prd = await readTaskFile(ctx);
     const parked = Object.entries(state.stories).flatMap(([id, s]) =>
       s.parked && !isDone(prd, id) ? [id] : [],
     );
