@@ -88,6 +88,8 @@ export async function runAttempt<Said, Verdict>(
   const gates = shape.wantsGates(preGate)
     ? await runChecks(request.gates, cwd, request.timeoutMs, {
         signal: request.killSignal,
+        // Tagged like the agent: a gate still running when ralph is killed is found and stopped on resume.
+        env: { ...process.env, [ATTEMPT_ENV]: token },
         onStart: (command) => emit({ type: 'check-started', command }),
         onFinish: (result) => emit({ type: 'check-finished', ...result }),
       })

@@ -20,10 +20,16 @@ export function runCheck(
   cwd: string,
   timeoutMs: number,
   signal?: AbortSignal,
+  env?: NodeJS.ProcessEnv,
 ): Promise<CheckResult> {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn('sh', ['-c', command], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('sh', ['-c', command], {
+      cwd,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(env ? { env } : {}),
+    });
     let tail = '';
     const keep = (chunk: Buffer) => {
       tail = (tail + chunk.toString('utf8')).slice(-TAIL_CHARS * 2);
@@ -71,12 +77,14 @@ export async function runChecks(
     onStart?: (command: string) => void;
     onFinish?: (result: CheckResult) => void;
     signal?: AbortSignal;
+    /** The checks' environment (default: ralph's own). */
+    env?: NodeJS.ProcessEnv;
   } = {},
 ): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
   for (const command of commands) {
     hooks.onStart?.(command);
-    const result = await runCheck(command, cwd, timeoutMs, hooks.signal);
+    const result = await runCheck(command, cwd, timeoutMs, hooks.signal, hooks.env);
     hooks.onFinish?.(result);
     results.push(result);
     if (result.exitCode !== 0) break;
