@@ -2,6 +2,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createLoopProject, type LoopProject, prdJson } from '../support/loop-project.js';
+import type { Turn } from '../support/model-script.js';
 import { fail, implement } from '../support/story-script.js';
 
 export type WorkspaceMode = 'in-place' | 'worktree';
@@ -12,8 +13,15 @@ export const STORIES = [
   { id: 'US-003', title: 'Add shout', file: 'shout.txt', content: 'HEY\n' },
 ] as const;
 
-export function createCampaignProject(): Promise<LoopProject> {
-  const [greet, farewell, shout] = STORIES.map((s) => implement(s.id, s.title, s.file, s.content));
+/**
+ * `slowStartMs` delays every attempt's first model reply: an agent whose
+ * ralph was killed right after spawning it is then still running when the
+ * next run recovers, as a real agent mid-thought would be.
+ */
+export function createCampaignProject(options: { slowStartMs?: number } = {}): Promise<LoopProject> {
+  const slow = (turns: Turn[]): Turn[] =>
+    turns.map((t, i) => (i === 0 && options.slowStartMs ? { ...t, delayMs: options.slowStartMs } : t));
+  const [greet, farewell, shout] = STORIES.map((s) => slow(implement(s.id, s.title, s.file, s.content)));
   return createLoopProject(
     {
       '.ralph/prds/demo/prd.json': prdJson(STORIES.map(({ id, title }) => ({ id, title }))),
@@ -23,7 +31,7 @@ export function createCampaignProject(): Promise<LoopProject> {
     {
       'US-001': [greet ?? []],
       // A failed first attempt: every cycle rolls back once, and kills can land around it.
-      'US-002': [fail('US-002', 'the farewell needs a second look'), farewell ?? []],
+      'US-002': [slow(fail('US-002', 'the farewell needs a second look')), farewell ?? []],
       'US-003': [shout ?? []],
     },
   );

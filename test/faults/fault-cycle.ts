@@ -8,13 +8,17 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LoopProject } from '../support/loop-project.js';
+import { isProcessAlive } from '../support/process-alive.js';
 import { processesIn } from '../support/processes.js';
+import type { CliResult } from '../support/ralph-cli.js';
 import { createCampaignProject, runArgs, type WorkspaceMode } from './campaign-project.js';
 import { describePlan, type KillPlan } from './kill-plan.js';
 import { checkOutcome } from './outcome-checks.js';
 
 export interface KillRecord {
   plan: string;
+  /** How the moment was chosen: a point inside ralph, an event in events.jsonl, a random time. */
+  kind: KillPlan['kind'];
   /** Where the run was when it died (see `momentOf`); `finished first` when it ended before the kill. */
   moment: string;
   landed: boolean;
@@ -29,6 +33,8 @@ export interface CycleReport {
   runs: number;
   finalExit: number | null;
   recovered: { rolledBack: number; completedRecord: number };
+  /** Processes left by a kill that were still alive once the next run had recovered. */
+  survivors: number;
   violations: string[];
   durationMs: number;
 }
@@ -47,30 +53,39 @@ async function readEvents(p: LoopProject): Promise<Event[]> {
 
 export async function runCycle(cycle: number, mode: WorkspaceMode, plans: KillPlan[]): Promise<CycleReport> {
   const started = performance.now();
-  const project = await createCampaignProject();
+  // An agent left running by a kill right after its spawn must still be running when the next run starts.
+  const orphaning = plans.some((p) => p.kind === 'point' && p.point === 'agent-spawned');
+  const project = await createCampaignProject(orphaning ? { slowStartMs: 4_000 } : {});
   const args = runArgs(mode);
   const kills: KillRecord[] = [];
-  let runs = 0;
+  const violations: string[] = [];
+  let leftovers: number[] = [];
+  let survivors = 0;
   try {
     for (const plan of plans) {
-      runs++;
-      kills.push(await killedRun(project, args, plan));
+      const run = await watchedRun(project, args, plan, leftovers);
+      survivors += run.survivors;
+      violations.push(...run.violations);
+      leftovers = run.leftovers;
+      if (run.kill) kills.push(run.kill);
     }
-    runs++;
     const eventsBefore = (await readEvents(project)).length;
-    const final = await project.run(args);
+    const final = await watchedRun(project, args, null, leftovers);
+    survivors += final.survivors;
+    violations.push(...final.violations);
     const recovered = (await readEvents(project)).filter((e) => e.type === 'recovered');
-    const violations = await checkOutcome(project, mode, final, eventsBefore);
+    violations.push(...(await checkOutcome(project, mode, final.result, eventsBefore)));
     return {
       cycle,
       mode,
       kills,
-      runs,
-      finalExit: final.exitCode,
+      runs: plans.length + 1,
+      finalExit: final.result.exitCode,
       recovered: {
         rolledBack: recovered.filter((e) => e.action === 'rolled-back').length,
         completedRecord: recovered.filter((e) => e.action === 'completed-record').length,
       },
+      survivors,
       violations,
       durationMs: Math.round(performance.now() - started),
     };
@@ -81,12 +96,31 @@ export async function runCycle(cycle: number, mode: WorkspaceMode, plans: KillPl
   }
 }
 
-/** One run of ralph killed as `plan` says; what it was doing when it died. */
-async function killedRun(project: LoopProject, args: string[], plan: KillPlan): Promise<KillRecord> {
+interface WatchedRun {
+  result: CliResult;
+  kill?: KillRecord;
+  /** Processes of earlier runs still alive once this run had recovered: must be none. */
+  survivors: number;
+  violations: string[];
+  /** Processes still to be stopped by a later run: this run's, if it was killed, and earlier ones it never got to. */
+  leftovers: number[];
+}
+
+/**
+ * One run of ralph, killed as `plan` says (none: left to finish). The
+ * processes earlier kills left running must all be gone once it has
+ * recovered (its `run-started` event): a survivor could still commit.
+ */
+async function watchedRun(
+  project: LoopProject,
+  args: string[],
+  plan: KillPlan | null,
+  leftovers: readonly number[],
+): Promise<WatchedRun> {
   const before = (await readEvents(project)).length;
   let pid = 0;
   let done = false;
-  const env = plan.kind === 'point' ? { RALPH_FAULT_AT: `${plan.point}#${plan.occurrence}` } : {};
+  const env = plan?.kind === 'point' ? { RALPH_FAULT_AT: `${plan.point}#${plan.occurrence}` } : {};
   const run = project
     .run(args, {
       env,
@@ -100,30 +134,46 @@ async function killedRun(project: LoopProject, args: string[], plan: KillPlan): 
   const kill = () => {
     if (!done && pid > 0) process.kill(pid, 'SIGKILL');
   };
-  if (plan.kind === 'random') {
-    const timer = setTimeout(kill, plan.afterMs);
-    await run.finally(() => clearTimeout(timer));
-  } else if (plan.kind === 'event') {
-    // events.jsonl is appended synchronously, line by line: the n-th new line of the type is the moment.
-    while (!done) {
-      const fresh = (await readEvents(project)).slice(before);
-      if (fresh.filter((e) => e.type === plan.type).length >= plan.nth) {
-        if (plan.delayMs > 0) await sleep(plan.delayMs);
-        kill();
-        break;
+  const timer = plan?.kind === 'random' ? setTimeout(kill, plan.afterMs) : undefined;
+  const violations: string[] = [];
+  let survivors: number[] = [];
+  let recoveredChecked = leftovers.length === 0;
+  let killed = plan?.kind !== 'event';
+  // events.jsonl is appended synchronously, line by line: the n-th new line of a type is a moment.
+  while (!done && !(recoveredChecked && killed)) {
+    const fresh = (await readEvents(project)).slice(before);
+    if (!recoveredChecked && fresh.some((e) => e.type === 'run-started')) {
+      recoveredChecked = true;
+      survivors = leftovers.filter(isProcessAlive);
+      if (survivors.length > 0) {
+        violations.push(`processes of a killed run outlived the recovery: ${survivors.join(', ')}`);
       }
-      await sleep(10);
     }
+    if (!killed && plan?.kind === 'event' && fresh.filter((e) => e.type === plan.type).length >= plan.nth) {
+      killed = true;
+      if (plan.delayMs > 0) await sleep(plan.delayMs);
+      kill();
+    }
+    await sleep(10);
   }
   const result = await run;
+  clearTimeout(timer);
   const landed = result.signal === 'SIGKILL';
-  const leftRunning = landed ? processesIn(project.repo.dir).length : 0;
+  const left = landed ? processesIn(project.repo.dir).map((p) => p.pid) : [];
+  const unchecked = recoveredChecked ? [] : leftovers.filter(isProcessAlive);
+  if (plan === null) return { result, survivors: survivors.length, violations, leftovers: [] };
   const moment = !landed
     ? 'finished first'
     : plan.kind === 'point'
       ? plan.point
       : await momentOf(project, (await readEvents(project)).slice(before));
-  return { plan: describePlan(plan), moment, landed, leftRunning };
+  return {
+    result,
+    kill: { plan: describePlan(plan), kind: plan.kind, moment, landed, leftRunning: left.length },
+    survivors: survivors.length,
+    violations,
+    leftovers: [...new Set([...unchecked, ...left])],
+  };
 }
 
 /** Where a run killed at a timed moment was: from its last event and the state it left. */

@@ -8,9 +8,11 @@ export interface CampaignFigures {
   runs: number;
   killsPlanned: number;
   killsLanded: number;
+  killsByKind: Record<string, number>;
   killsByMoment: Record<string, number>;
   killsLeavingProcesses: number;
   processesLeftByKills: number;
+  survivorsOfRecovery: number;
   recoveries: { rolledBack: number; completedRecord: number };
   finalExitCodes: Record<string, number>;
   cyclesWithViolations: number;
@@ -34,9 +36,11 @@ export function figuresOf(seed: number, reports: readonly CycleReport[], elapsed
     runs: reports.reduce((n, r) => n + r.runs, 0),
     killsPlanned: kills.length,
     killsLanded: landed.length,
+    killsByKind: tally(kills.map((k) => k.kind)),
     killsByMoment: tally(kills.map((k) => k.moment)),
     killsLeavingProcesses: landed.filter((k) => k.leftRunning > 0).length,
     processesLeftByKills: landed.reduce((n, k) => n + k.leftRunning, 0),
+    survivorsOfRecovery: reports.reduce((n, r) => n + r.survivors, 0),
     recoveries: {
       rolledBack: reports.reduce((n, r) => n + r.recovered.rolledBack, 0),
       completedRecord: reports.reduce((n, r) => n + r.recovered.completedRecord, 0),
@@ -48,6 +52,12 @@ export function figuresOf(seed: number, reports: readonly CycleReport[], elapsed
   };
 }
 
+const KIND_NAMES: Record<string, string> = {
+  point: 'at a point inside ralph',
+  event: 'timed from events.jsonl',
+  random: 'at a random time',
+};
+
 export function formatFigures(f: CampaignFigures): string {
   const moments = Object.entries(f.killsByMoment)
     .sort(([, a], [, b]) => b - a)
@@ -55,15 +65,18 @@ export function formatFigures(f: CampaignFigures): string {
   const modes = Object.entries(f.byMode)
     .map(([mode, n]) => `${n} ${mode}`)
     .join(', ');
+  const kinds = Object.entries(f.killsByKind)
+    .map(([kind, n]) => `${n} ${KIND_NAMES[kind] ?? kind}`)
+    .join(', ');
   const exits = Object.entries(f.finalExitCodes)
     .map(([code, n]) => `exit ${code}: ${n}`)
     .join(', ');
   return [
     `fault campaign: ${f.cycles} cycles (${modes}), seed ${f.seed}, ${f.minutes} min`,
-    `  ralph runs: ${f.runs}; kills planned: ${f.killsPlanned}, landed (SIGKILL): ${f.killsLanded}`,
+    `  ralph runs: ${f.runs}; kills planned: ${f.killsPlanned} (${kinds}), landed (SIGKILL): ${f.killsLanded}`,
     '  kills by moment:',
     ...moments,
-    `  kills that left processes running: ${f.killsLeavingProcesses} (${f.processesLeftByKills} processes), all to be stopped by the next run`,
+    `  kills that left processes running (agent, gate, tool): ${f.killsLeavingProcesses}, ${f.processesLeftByKills} processes; still alive once the next run had recovered: ${f.survivorsOfRecovery}`,
     `  recoveries on resume: ${f.recoveries.rolledBack} attempts rolled back, ${f.recoveries.completedRecord} pass records completed`,
     `  last run of each cycle: ${exits}`,
     `  cycles with a violation: ${f.cyclesWithViolations}`,
