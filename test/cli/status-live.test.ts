@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { processIdentity } from '../../src/state/process-identity.js';
 import { createGitFixture, type GitFixture } from '../support/git-fixture.js';
 import { prdJson } from '../support/loop-project.js';
 import { runRalph } from '../support/ralph-cli.js';
@@ -50,7 +51,9 @@ async function runInProgress(pid: number, agoMs: number): Promise<GitFixture> {
     totals: { costUsd: 0.02, inputTokens: 20, outputTokens: 4, iterations: 3 },
   };
   await writeFile(join(runDir, 'state.json'), JSON.stringify(state));
-  const lock = { pid, host: hostname(), startedAt: started, command: 'ralph run demo' };
+  // As a real holder writes it: with its process start time, which tells it from a later process with its pid.
+  const processStart = processIdentity(pid)?.start;
+  const lock = { pid, host: hostname(), startedAt: started, command: 'ralph run demo', processStart };
   await writeFile(join(runDir, 'lock'), JSON.stringify(lock));
   return repo;
 }
