@@ -12,6 +12,10 @@
  * all, and only at the start or the end of a line (surrounding whitespace
  * allowed), so prose such as "I will mark it [DONE] later" is not a signal.
  */
+import { codeLookup, maskCode } from './mask-code.js';
+import { Edge, SignalEdges } from './signal-edges.js';
+
+export { maskCode };
 
 export interface FailSignal {
   id: string;
@@ -45,14 +49,19 @@ export type SignalInterpretation =
   | { kind: 'fail'; reason: string }
   | { kind: 'none' };
 
-const TAG = /<ralph>((?:(?!<ralph>)[\s\S])*?)<\/ralph>/gi;
 const COMPLETE = /<ralph-complete\s*\/>|<promise>\s*COMPLETE\s*<\/promise>/i;
 const LEGACY = /^[ \t]*\[(DONE|FAIL)\]|\[(DONE|FAIL)\][ \t]*\r?$/gim;
-
-/** Reads every signal from the agent's assistant text (one string, or its text blocks in order). */
-export function parseSignals(text: string | readonly string[]): Signals {
-  const blocks = typeof text === 'string' ? [text] : text;
-  const signals: Signals = {
+/**
+ * Reads signals block by block as an agent's text arrives, keeping only what
+ * it found: a run's text need not be held until the agent exits.
+ *
+ * One pass finds where a signal could start; code is looked up only there
+ * (fences, and inline code on those lines alone). A tag counts when its
+ * `<ralph>` and `</ralph>` are outside code with no such `<ralph>` between
+ * them, which is what matching the masked text would find.
+ */
+export class SignalScanner {
+  private readonly signals: Signals = {
     done: [],
     fail: [],
     learn: [],
@@ -61,35 +70,86 @@ export function parseSignals(text: string | readonly string[]): Signals {
     legacyFail: false,
     outcomes: [],
   };
-  const legacy: OutcomeSignal[] = [];
-  let taggedCount = 0;
-  let offset = 0;
-  for (const block of blocks) {
-    const masked = maskCode(block);
-    for (const match of masked.matchAll(TAG)) {
-      const start = match.index;
-      // The tags are found in the masked text; the content comes from the original, code spans included.
-      const inner = block.slice(start + '<ralph>'.length, start + match[0].length - '</ralph>'.length);
-      if (addTag(signals, inner.trim(), offset + start)) taggedCount++;
+  private readonly legacy: OutcomeSignal[] = [];
+  private taggedCount = 0;
+  /** Where the next block starts in the blocks joined with newlines. */
+  private offset = 0;
+
+  add(block: string): void {
+    const offset = this.offset;
+    this.offset += block.length + 1;
+    const isCode = codeLookup(block);
+    let open = -1;
+    let complete = false;
+    let legacy = false;
+    const edges = new SignalEdges(block);
+    while (edges.next()) {
+      const { at, kind, length } = edges;
+      if (isCode(at, at + length)) continue;
+      if (kind === Edge.Open) {
+        open = at;
+      } else if (kind === Edge.Close) {
+        if (open === -1) continue;
+        // The tags are found outside code; the content is the original, code spans included.
+        const inner = detach(block.slice(open + '<ralph>'.length, at));
+        if (addTag(this.signals, inner.trim(), offset + open)) this.taggedCount++;
+        open = -1;
+      } else if (kind === Edge.Legacy) {
+        legacy = true;
+      } else {
+        complete = true;
+      }
     }
-    if (COMPLETE.test(masked)) signals.complete = true;
+    if (complete || legacy) this.addMarkers(block, offset, complete, legacy);
+  }
+
+  /** Completion and legacy markers may take masked code for the whitespace around them: read them masked. */
+  private addMarkers(block: string, offset: number, complete: boolean, legacy: boolean): void {
+    const masked = maskCode(block);
+    if (complete && COMPLETE.test(masked)) this.signals.complete = true;
+    if (legacy) this.addLegacy(block, masked, offset);
+  }
+
+  private addLegacy(block: string, masked: string, offset: number): void {
     for (const match of masked.matchAll(LEGACY)) {
       const position = offset + match.index;
       if ((match[1] ?? match[2] ?? '').toUpperCase() === 'DONE') {
-        legacy.push({ kind: 'legacy-done', position });
+        this.legacy.push({ kind: 'legacy-done', position });
       } else {
-        legacy.push({ kind: 'legacy-fail', reason: lineAround(block, match.index, match[0]), position });
+        const reason = detach(lineAround(block, match.index, match[0]));
+        this.legacy.push({ kind: 'legacy-fail', reason, position });
       }
     }
-    offset += block.length + 1;
   }
-  if (taggedCount === 0 && legacy.length > 0) {
-    signals.outcomes.push(...legacy);
-    signals.legacyDone = legacy.some((s) => s.kind === 'legacy-done');
-    signals.legacyFail = legacy.some((s) => s.kind === 'legacy-fail');
+
+  /** The signals so far. Legacy markers count only if no `<ralph>` tag was seen in any block. */
+  result(): Signals {
+    const signals = this.signals;
+    const legacy = this.taggedCount === 0 ? this.legacy : [];
+    return {
+      ...signals,
+      done: [...signals.done],
+      fail: [...signals.fail],
+      learn: [...signals.learn],
+      legacyDone: legacy.some((s) => s.kind === 'legacy-done'),
+      legacyFail: legacy.some((s) => s.kind === 'legacy-fail'),
+      outcomes: [...signals.outcomes, ...legacy],
+    };
   }
-  return signals;
 }
+
+/** Reads every signal from the agent's assistant text (one string, or its text blocks in order). */
+export function parseSignals(text: string | readonly string[]): Signals {
+  const scanner = new SignalScanner();
+  for (const block of typeof text === 'string' ? [text] : text) scanner.add(block);
+  return scanner.result();
+}
+
+/**
+ * A copy of a piece of a block that does not keep the whole block in memory,
+ * as V8's slices of a string do: a run's text blocks must be free to go.
+ */
+const detach = (piece: string): string => Buffer.from(piece, 'utf16le').toString('utf16le');
 
 /** The rest of the line a legacy marker sits on, as its reason. */
 function lineAround(block: string, index: number, marker: string): string {
@@ -130,77 +190,6 @@ function splitFail(rest: string): FailSignal {
   const match = /^([^\s:]*)\s*:?\s*([\s\S]*)$/.exec(trimmed);
   return { id: match?.[1] ?? '', reason: (match?.[2] ?? '').trim() };
 }
-
-/**
- * Replaces every character inside fenced code blocks and inline code spans
- * with a space, keeping line breaks, so offsets still match the original.
- */
-export function maskCode(text: string): string {
-  const lines = text.split('\n');
-  let fence: { char: string; length: number } | null = null;
-  const out: string[] = [];
-  for (const line of lines) {
-    if (fence) {
-      const close = /^[ \t]*(`{3,}|~{3,})[ \t]*\r?$/.exec(line);
-      if (close?.[1]?.[0] === fence.char && close[1].length >= fence.length) fence = null;
-      out.push(blank(line));
-      continue;
-    }
-    const open = /^[ \t]*(`{3,}|~{3,})(.*)$/.exec(line);
-    const marker = open?.[1];
-    // A backtick fence's info string cannot contain a backtick: "```x```" is inline code.
-    if (marker && !(marker[0] === '`' && open[2]?.includes('`'))) {
-      fence = { char: marker[0] ?? '`', length: marker.length };
-      out.push(blank(line));
-      continue;
-    }
-    out.push(maskInlineCode(line));
-  }
-  return out.join('\n');
-}
-
-function maskInlineCode(line: string): string {
-  let result = '';
-  let i = 0;
-  while (i < line.length) {
-    if (line[i] !== '`') {
-      result += line[i];
-      i++;
-      continue;
-    }
-    let runEnd = i;
-    while (line[runEnd] === '`') runEnd++;
-    const run = runEnd - i;
-    const close = findRun(line, runEnd, run);
-    if (close === -1) {
-      // An unmatched run is literal text.
-      result += line.slice(i, runEnd);
-      i = runEnd;
-    } else {
-      result += blank(line.slice(i, close + run));
-      i = close + run;
-    }
-  }
-  return result;
-}
-
-/** The start of the next run of exactly `length` backticks at or after `from`, or -1. */
-function findRun(line: string, from: number, length: number): number {
-  let i = from;
-  while (i < line.length) {
-    if (line[i] !== '`') {
-      i++;
-      continue;
-    }
-    let end = i;
-    while (line[end] === '`') end++;
-    if (end - i === length) return i;
-    i = end;
-  }
-  return -1;
-}
-
-const blank = (s: string): string => s.replace(/[^\r]/g, ' ');
 
 const sameId = (a: string, b: string): boolean => a.trim().toLowerCase() === b.trim().toLowerCase();
 
