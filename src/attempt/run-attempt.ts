@@ -76,7 +76,7 @@ export async function runAttempt<Said, Verdict>(
     ...(resultOk !== undefined ? { resultOk } : {}),
     ...(rateLimit ? { rateLimit } : {}),
   };
-  const said = shape.read(collector.texts);
+  const said = shape.read(collector);
   await request.agentDone({ agent: agentFacts, usage: collector.usage(), said });
 
   const restored = await restoreToolFiles(cwd, headBefore, request.toolPaths, request.commitRestoredAs);

@@ -4,6 +4,7 @@
  * them — how to read the agent's words, when the gates are worth running,
  * and the verdict. Story and goal iterations differ only in their shape.
  */
+import type { AgentText } from './agent-text.js';
 
 export type AgentStopReason = 'exited' | 'timeout' | 'idle' | 'aborted' | 'spawn-error';
 
@@ -53,8 +54,8 @@ export interface AttemptFacts<Said> extends PreGateFacts<Said> {
 
 /** How one kind of task reads and judges an attempt; every function is pure. */
 export interface AttemptShape<Said, Verdict> {
-  /** Reads what the agent said from its own assistant text blocks, in order. */
-  read(texts: readonly string[]): Said;
+  /** Reads what the agent said from its own assistant text. */
+  read(text: AgentText): Said;
   /** Whether the gates are worth running (they are often the slowest step). */
   wantsGates(facts: PreGateFacts<Said>): boolean;
   judge(facts: AttemptFacts<Said>): Verdict;

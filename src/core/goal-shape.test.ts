@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { agentText } from './agent-text.js';
 import type { AgentRunFacts, AttemptFacts } from './attempt-facts.js';
 import { goalShape } from './goal-shape.js';
 
@@ -6,7 +7,7 @@ const block = (value: unknown) => `\`\`\`json\n${JSON.stringify(value)}\n\`\`\``
 const exited: AgentRunFacts = { stopReason: 'exited', exitCode: 0, durationMs: 1, stderrTail: '' };
 
 function facts(text: string, over: Partial<AttemptFacts<unknown>> = {}) {
-  const said = goalShape.read([text]);
+  const said = goalShape.read(agentText([text]));
   return {
     headBefore: 'a',
     agent: exited,

@@ -1,5 +1,5 @@
 import type { AttemptFacts, AttemptShape, PreGateFacts } from './attempt-facts.js';
-import { type GoalResultParse, parseGoalResult } from './goal-result.js';
+import type { GoalResultParse } from './goal-result.js';
 import type { GoalResult } from './goal-types.js';
 
 export type GoalFailureKind =
@@ -20,7 +20,7 @@ export type GoalVerdict =
  * gates when it committed or claims the goal complete.
  */
 export const goalShape: AttemptShape<GoalResultParse, GoalVerdict> = {
-  read: (texts) => parseGoalResult(texts),
+  read: (text) => text.goalResult(),
   wantsGates: (facts) => {
     const pre = preGate(facts);
     return 'result' in pre && (facts.commits.length > 0 || pre.result.status === 'goal-complete');

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { agentText } from './agent-text.js';
 import type { AgentRunFacts, AttemptFacts, GateResult } from './attempt-facts.js';
 import type { Signals } from './signals.js';
 import { storyShape } from './story-shape.js';
@@ -15,7 +16,7 @@ const gate = (exitCode: number): GateResult => ({
 const facts = (over: Partial<AttemptFacts<Signals>> = {}): AttemptFacts<Signals> => ({
   headBefore: 'a',
   agent: exited,
-  said: shape.read(['Added it.\n<ralph>DONE US-001</ralph>']),
+  said: shape.read(agentText(['Added it.\n<ralph>DONE US-001</ralph>'])),
   commits: [{ sha: 'b', subject: 'feat: US-001 - Add it' }],
   dirtyPaths: [],
   gates: [gate(0)],

@@ -1,5 +1,5 @@
 import type { AttemptFacts, AttemptShape, PreGateFacts } from './attempt-facts.js';
-import { interpretSignals, parseSignals, type Signals } from './signals.js';
+import { interpretSignals, type Signals } from './signals.js';
 import { type AttemptInput, judgeAttempt, shouldRunChecks, type Verdict } from './verdict.js';
 
 const INTERRUPTED: Verdict = {
@@ -28,7 +28,7 @@ export function storyShape(storyId: string): AttemptShape<Signals, Verdict> {
       : {}),
   });
   return {
-    read: (texts) => parseSignals(texts),
+    read: (text) => text.signals(),
     wantsGates: (facts) => shouldRunChecks(input(facts)),
     judge: (facts: AttemptFacts<Signals>) => {
       const verdict = judgeAttempt({ ...input(facts), checks: facts.gates });
