@@ -13,6 +13,7 @@ export interface SplitLine {
 
 const PREVIEW_BYTES = 2048;
 const NEWLINE = 0x0a;
+const CR = 0x0d;
 
 export class LineSplitter {
   private parts: Buffer[] = [];
@@ -26,8 +27,13 @@ export class LineSplitter {
     const lines: SplitLine[] = [];
     let start = 0;
     for (let nl = chunk.indexOf(NEWLINE, start); nl !== -1; nl = chunk.indexOf(NEWLINE, start)) {
-      this.append(chunk.subarray(start, nl));
-      lines.push(this.take());
+      if (this.size === 0 && nl - start <= this.maxLineBytes) {
+        // The usual case, a whole line inside one chunk: decoded in place, nothing copied.
+        lines.push({ text: decode(chunk, start, nl), truncated: false, bytes: nl - start });
+      } else {
+        this.append(chunk.subarray(start, nl));
+        lines.push(this.take());
+      }
       start = nl + 1;
     }
     if (start < chunk.length) this.append(chunk.subarray(start));
@@ -52,7 +58,7 @@ export class LineSplitter {
   private take(): SplitLine {
     const bytes = this.preview ?? Buffer.concat(this.parts);
     const line: SplitLine = {
-      text: bytes.toString('utf8').replace(/\r$/, ''),
+      text: decode(bytes, 0, bytes.length),
       truncated: this.preview !== undefined,
       bytes: this.size,
     };
@@ -61,4 +67,9 @@ export class LineSplitter {
     this.preview = undefined;
     return line;
   }
+}
+
+/** The line's text without the CR of a CRLF ending. */
+function decode(bytes: Buffer, start: number, end: number): string {
+  return bytes.toString('utf8', start, end > start && bytes[end - 1] === CR ? end - 1 : end);
 }

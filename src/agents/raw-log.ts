@@ -14,7 +14,7 @@ export interface RawLog {
 /** Opens (appending, creating directories) before the agent starts, so a bad path fails early. */
 export async function openRawLog(path: string): Promise<RawLog> {
   await mkdir(dirname(path), { recursive: true });
-  const stream = createWriteStream(path, { flags: 'a' });
+  const stream = createWriteStream(path, { flags: 'a', highWaterMark: 1024 * 1024 });
   let failure: Error | undefined;
   await once(stream, 'open');
   stream.on('error', (error) => {

@@ -1,4 +1,5 @@
 /** One converter per Claude Code stream line type: validated line in, events out. */
+import type { z } from 'zod';
 import type {
   AgentErrorKind,
   AgentEvent,
@@ -8,6 +9,7 @@ import type {
   UsageEvent,
 } from '../agent-event.js';
 import { classifyErrorText, errorEventFromText, kindFromHttpStatus } from '../classify-error.js';
+import { typeOf } from '../stream-json.js';
 import { TOOL_OUTPUT_MAX_CHARS, toolSummary, truncate } from '../summarize.js';
 import {
   type ApiRetryLine,
@@ -36,10 +38,21 @@ function kindFromCode(code: string | undefined, text: string): AgentErrorKind {
   return (code === undefined ? undefined : CODE_KINDS[code]) ?? fromText;
 }
 
+/**
+ * Validates a content block only against the schema for its `type`: a
+ * failed parse costs far more than a look at `type`, and a stream holds
+ * millions of blocks.
+ */
+function blockOf<T>(block: unknown, type: string, schema: z.ZodType<T>): T | undefined {
+  if (typeOf(block) !== type) return undefined;
+  const parsed = schema.safeParse(block);
+  return parsed.success ? parsed.data : undefined;
+}
+
 const textsOf = (blocks: readonly unknown[]): string[] =>
   blocks.flatMap((block) => {
-    const text = textBlockSchema.safeParse(block);
-    return text.success ? [text.data.text] : [];
+    const text = blockOf(block, 'text', textBlockSchema);
+    return text ? [text.text] : [];
   });
 
 /**
@@ -51,10 +64,10 @@ export function isSyntheticError(line: AssistantLine): boolean {
   return line.error !== undefined || line.message.model === '<synthetic>';
 }
 
-export function syntheticErrorEvents(line: AssistantLine): AgentEvent[] {
+/** `raw`: the line as it came, for an `unknown` event. */
+export function syntheticErrorEvents(line: AssistantLine, raw: unknown): AgentEvent[] {
   const text = textsOf(line.message.content).join('\n').trim();
-  if (line.error === undefined && classifyErrorText(text) === 'other')
-    return [{ type: 'unknown', raw: line }];
+  if (line.error === undefined && classifyErrorText(text) === 'other') return [{ type: 'unknown', raw }];
   return [errorEventFromText(text || `Claude Code error: ${line.error}`, kindFromCode(line.error, text))];
 }
 
@@ -62,12 +75,11 @@ export function assistantEvents(line: AssistantLine): AgentEvent[] {
   // A subagent's prose is not the agent's answer; its tool calls are still worth showing.
   const isSubagent = typeof line.parent_tool_use_id === 'string';
   return line.message.content.flatMap((block): AgentEvent[] => {
-    const text = textBlockSchema.safeParse(block);
-    if (text.success)
-      return isSubagent || text.data.text === '' ? [] : [{ type: 'assistant-text', text: text.data.text }];
-    const tool = toolUseBlockSchema.safeParse(block);
-    if (tool.success) {
-      const { id, name, input } = tool.data;
+    const text = blockOf(block, 'text', textBlockSchema);
+    if (text) return isSubagent || text.text === '' ? [] : [{ type: 'assistant-text', text: text.text }];
+    const tool = blockOf(block, 'tool_use', toolUseBlockSchema);
+    if (tool) {
+      const { id, name, input } = tool;
       return [{ type: 'tool-started', id, name, summary: toolSummary(input) }];
     }
     return [];
@@ -78,9 +90,9 @@ export function userEvents(line: UserLine): AgentEvent[] {
   const { content } = line.message;
   if (typeof content === 'string') return [];
   return content.flatMap((block): AgentEvent[] => {
-    const result = toolResultBlockSchema.safeParse(block);
-    if (!result.success) return [];
-    const { tool_use_id: id, content: output, is_error: isError } = result.data;
+    const result = blockOf(block, 'tool_result', toolResultBlockSchema);
+    if (!result) return [];
+    const { tool_use_id: id, content: output, is_error: isError } = result;
     const text = typeof output === 'string' ? output : textsOf(output ?? []).join('\n');
     return [
       { type: 'tool-finished', id, ok: isError !== true, output: truncate(text, TOOL_OUTPUT_MAX_CHARS) },

@@ -2,6 +2,7 @@
 import type { StreamParser } from '../adapter.js';
 import type { AgentEvent } from '../agent-event.js';
 import { isoFromEpochSeconds } from '../classify-error.js';
+import { parseJsonLine, typeOf } from '../stream-json.js';
 import {
   assistantEvents,
   isSyntheticError,
@@ -19,19 +20,6 @@ import {
   systemLineSchema,
   userLineSchema,
 } from './claude-schemas.js';
-
-function parseJson(line: string): { ok: true; value: unknown } | { ok: false } {
-  try {
-    return { ok: true, value: JSON.parse(line) };
-  } catch {
-    return { ok: false };
-  }
-}
-
-const typeOf = (value: unknown): string | undefined => {
-  if (typeof value !== 'object' || value === null || !('type' in value)) return undefined;
-  return typeof value.type === 'string' ? value.type : undefined;
-};
 
 /** A parser for one run. It remembers whether an API error was already reported, so one failure is one event. */
 export function createClaudeParser(): StreamParser {
@@ -55,7 +43,7 @@ export function createClaudeParser(): StreamParser {
         if (!line.success) return unknown;
         if (!isSyntheticError(line.data)) return assistantEvents(line.data);
         if (errorReported) return [];
-        const events = syntheticErrorEvents(line.data);
+        const events = syntheticErrorEvents(line.data, raw);
         errorReported = events.some((e) => e.type === 'error');
         return events;
       }
@@ -94,7 +82,7 @@ export function createClaudeParser(): StreamParser {
     parseLine(line: string): AgentEvent[] {
       const trimmed = line.trim();
       if (trimmed === '') return [];
-      const parsed = parseJson(trimmed);
+      const parsed = parseJsonLine(trimmed);
       return parsed.ok ? parseValue(parsed.value) : [{ type: 'garbage', line }];
     },
   };
