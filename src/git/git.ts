@@ -1,4 +1,4 @@
-import { execa } from 'execa';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { ExitCode, RalphError } from '../core/errors.js';
 
 export interface GitOptions {
@@ -39,33 +39,50 @@ export class GitError extends RalphError {
 /**
  * The one place git is spawned: an argument array (never a shell string), no
  * stdin, and no credential or editor prompt that could hang an unattended run.
+ * Plain `child_process`: git runs many times per iteration and on every
+ * command's start-up, where a process library's own loading and wiring showed.
  */
-export async function runGit(args: readonly string[], options: GitOptions): Promise<GitResult> {
-  const result = await execa('git', args, {
-    cwd: options.cwd,
-    env: gitEnv(options.env),
-    extendEnv: false,
-    stdin: 'ignore',
-    reject: false,
-    stripFinalNewline: false,
-    ...(options.signal ? { cancelSignal: options.signal } : {}),
+export function runGit(args: readonly string[], options: GitOptions): Promise<GitResult> {
+  return new Promise((resolve, reject) => {
+    // No git, a missing cwd or cancellation: there is no output to trust.
+    const unusable = (reason: string) => reject(new GitError(args, options.cwd, null, reason));
+    let child: ChildProcess;
+    try {
+      child = spawn('git', args, {
+        cwd: options.cwd,
+        env: gitEnv(options.env),
+        stdio: ['ignore', 'pipe', 'pipe'],
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+    } catch (error) {
+      unusable(messageOf(error));
+      return;
+    }
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
+    let failure: Error | undefined;
+    child.on('error', (error) => {
+      failure ??= error;
+      // A child that never started has no streams to close.
+      if (child.pid === undefined) unusable(`${error.message} (cwd: ${options.cwd})`);
+    });
+    child.on('close', (code, signal) => {
+      const out = Buffer.concat(stdout).toString('utf8');
+      const err = Buffer.concat(stderr).toString('utf8');
+      if (code === null || failure) {
+        unusable(err || (failure ? messageOf(failure) : `git was stopped by ${signal}`));
+      } else if (code !== 0 && !options.allowFailure) {
+        reject(new GitError(args, options.cwd, code, err));
+      } else {
+        resolve({ stdout: out, stderr: err, exitCode: code });
+      }
+    });
   });
-  const stdout = typeof result.stdout === 'string' ? result.stdout : '';
-  const stderr = typeof result.stderr === 'string' ? result.stderr : '';
-  if (typeof result.exitCode !== 'number') {
-    // Spawn error (no git, missing cwd) or cancellation: there is no output to trust.
-    throw new GitError(
-      args,
-      options.cwd,
-      null,
-      stderr || (result.shortMessage ?? result.message ?? 'git could not be run'),
-    );
-  }
-  if (result.exitCode !== 0 && !options.allowFailure) {
-    throw new GitError(args, options.cwd, result.exitCode, stderr);
-  }
-  return { stdout, stderr, exitCode: result.exitCode };
 }
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 // Set by git for hooks and aliases: inherited, they would point every command at that repository, not `cwd`.
 const LOCATING = [

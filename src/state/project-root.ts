@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { execa } from 'execa';
+import { GitError, git } from '../git/git.js';
 import { rootOfRalphWorktree } from './layout.js';
 
 /**
@@ -8,8 +8,11 @@ import { rootOfRalphWorktree } from './layout.js';
  * live there (`.ralph/runs/` is not part of the branch).
  */
 export async function findProjectRoot(cwd: string): Promise<string> {
-  const result = await execa('git', ['rev-parse', '--show-toplevel'], { cwd, reject: false });
-  const top = result.exitCode === 0 && typeof result.stdout === 'string' ? result.stdout.trim() : '';
+  const top = await git(['rev-parse', '--show-toplevel'], { cwd, allowFailure: true }).catch((error) => {
+    // No git, or a directory git cannot use: not a repository, then.
+    if (error instanceof GitError) return '';
+    throw error;
+  });
   if (top === '') return path.resolve(cwd);
   return rootOfRalphWorktree(top) ?? top;
 }
