@@ -1,27 +1,19 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { UsageError } from '../core/errors.js';
 import { canDrawLive } from '../ui/tui/can-draw-live.js';
-import { cleanCommand } from './commands/clean.js';
-import { convertCommand } from './commands/convert.js';
-import { doctorCommand } from './commands/doctor.js';
-import { editCommand } from './commands/edit.js';
-import { addGoalOptions, type GoalOptions, goalCommand } from './commands/goal.js';
-import { initCommand } from './commands/init.js';
-import { listCommand } from './commands/list.js';
-import { logsCommand } from './commands/logs.js';
-import { mergeCommand } from './commands/merge.js';
-import { addPrdWriterOptions, newCommand, type PrdWriterOptions } from './commands/new.js';
-import { reportCommand } from './commands/report.js';
-import { runCommand } from './commands/run.js';
+import { addGoalOptions, type GoalOptions } from './commands/goal-options.js';
+import { addPrdWriterOptions, type PrdWriterOptions } from './commands/prd-writer-options.js';
 import { addRunOptions, type RunOptions } from './commands/run-options.js';
-import { statusCommand } from './commands/status.js';
-import { validateCommand } from './commands/validate.js';
 import { VERSION } from './version.js';
 
 const unknownCommand = (name: string): UsageError =>
   new UsageError(`unknown command '${name}'`, ['`ralph help` lists the commands']);
 
-/** The command tree. Each action sets process.exitCode or throws a RalphError. */
+/**
+ * The command tree. Each action sets process.exitCode or throws a RalphError.
+ * A command's module is imported when it runs, so `ralph --version` or
+ * `ralph status` never load the agent loop, the TUI or React.
+ */
 export function buildProgram(): Command {
   const program = new Command('ralph')
     .description('Run AI coding agents in a Ralph loop: one story per fresh agent, verified by the tool.')
@@ -37,6 +29,7 @@ export function buildProgram(): Command {
     .command('init')
     .description('scaffold .ralph/config.yaml, .gitignore entries and an example PRD')
     .action(async () => {
+      const { initCommand } = await import('./commands/init.js');
       process.exitCode = await initCommand();
     });
 
@@ -45,6 +38,7 @@ export function buildProgram(): Command {
     .description('every PRD: name, title, done/total')
     .option('--json', 'machine-readable output')
     .action(async (opts: { json?: boolean }) => {
+      const { listCommand } = await import('./commands/list.js');
       process.exitCode = await listCommand(opts);
     });
 
@@ -54,6 +48,7 @@ export function buildProgram(): Command {
     .description('stories with their state, the next story, and the current run')
     .option('--json', 'machine-readable output')
     .action(async (target: string | undefined, opts: { json?: boolean }) => {
+      const { statusCommand } = await import('./commands/status.js');
       process.exitCode = await statusCommand(target, opts);
     });
 
@@ -63,6 +58,7 @@ export function buildProgram(): Command {
     .description('check a task file and the config; exit 2 on any error')
     .option('--strict', 'treat warnings as errors')
     .action(async (target: string | undefined, opts: { strict?: boolean }) => {
+      const { validateCommand } = await import('./commands/validate.js');
       process.exitCode = await validateCommand(target, opts);
     });
 
@@ -73,6 +69,7 @@ export function buildProgram(): Command {
     .option('-o, --output <file>', 'write here instead of stdout (refuses to overwrite the input)')
     .description('deterministic prd.md <-> prd.json conversion')
     .action(async (file: string, opts: { to: 'json' | 'md'; output?: string }) => {
+      const { convertCommand } = await import('./commands/convert.js');
       process.exitCode = await convertCommand(file, opts);
     });
 
@@ -82,6 +79,7 @@ export function buildProgram(): Command {
     .description('per-story attempts, durations, tokens and cost')
     .option('--json', 'machine-readable output')
     .action(async (target: string | undefined, opts: { json?: boolean }) => {
+      const { reportCommand } = await import('./commands/report.js');
       process.exitCode = await reportCommand(target, opts);
     });
 
@@ -96,6 +94,7 @@ export function buildProgram(): Command {
       return n;
     })
     .action(async (target: string | undefined, opts: { iteration?: number }) => {
+      const { logsCommand } = await import('./commands/logs.js');
       process.exitCode = await logsCommand(target, opts);
     });
 
@@ -104,6 +103,7 @@ export function buildProgram(): Command {
     .argument('[name]', 'the PRD whose branch to merge (default: the only worktree, else the default PRD)')
     .description('merge a PRD branch into the branch it came from, with a merge commit')
     .action(async (name: string | undefined) => {
+      const { mergeCommand } = await import('./commands/merge.js');
       process.exitCode = await mergeCommand(name);
     });
 
@@ -114,6 +114,7 @@ export function buildProgram(): Command {
     .option('--delete-branch', 'also delete the branch (refused if unmerged, unless --force)')
     .option('--force', 'discard uncommitted work in the worktree; delete an unmerged branch')
     .action(async (name: string | undefined, opts: { deleteBranch?: boolean; force?: boolean }) => {
+      const { cleanCommand } = await import('./commands/clean.js');
       process.exitCode = await cleanCommand(name, opts);
     });
 
@@ -124,6 +125,7 @@ export function buildProgram(): Command {
       .argument('[context...]', 'what the feature is, to start the conversation')
       .description('write a new PRD with the agent -> .ralph/prds/<name>/prd.md'),
   ).action(async (name: string | undefined, context: string[], opts: PrdWriterOptions) => {
+    const { newCommand } = await import('./commands/new.js');
     process.exitCode = await newCommand(name, context, opts);
   });
 
@@ -133,6 +135,7 @@ export function buildProgram(): Command {
       .argument('[name]', 'PRD name, or path to a prd.md')
       .description('change a PRD with the agent; story ids and statuses are kept'),
   ).action(async (name: string | undefined, opts: PrdWriterOptions) => {
+    const { editCommand } = await import('./commands/edit.js');
     process.exitCode = await editCommand(name, opts);
   });
 
@@ -141,6 +144,7 @@ export function buildProgram(): Command {
     .description('which agent CLIs are installed and usable here, git, gh')
     .option('--json', 'machine-readable output')
     .action(async (opts: { json?: boolean }) => {
+      const { doctorCommand } = await import('./commands/doctor.js');
       process.exitCode = await doctorCommand(opts);
     });
 
@@ -150,6 +154,7 @@ export function buildProgram(): Command {
       .argument('[goal]', 'what to achieve, as text (or use --file)')
       .description('goal mode: the agent plans steps, executes and reflects until the goal is complete'),
   ).action(async (goal: string | undefined, opts: GoalOptions) => {
+    const { goalCommand } = await import('./commands/goal.js');
     process.exitCode = await goalCommand(goal, opts);
   });
 
@@ -159,6 +164,7 @@ export function buildProgram(): Command {
       .argument('[target]', 'PRD name, or path to a prd.json, prd.md or spec directory')
       .description('run the loop until every story passes'),
   ).action(async (target: string | undefined, opts: RunOptions) => {
+    const { runCommand } = await import('./commands/run.js');
     process.exitCode = await runCommand(target, opts);
   });
 
@@ -177,9 +183,10 @@ export function buildProgram(): Command {
   // or CI set, where the TUI cannot be drawn and a loop would start unasked) it explains itself.
   program.argument('[command]').action(async (command: string | undefined) => {
     if (command !== undefined) throw unknownCommand(command);
-    if (process.stdout.isTTY && process.stdin.isTTY && canDrawLive())
+    if (process.stdout.isTTY && process.stdin.isTTY && canDrawLive()) {
+      const { runCommand } = await import('./commands/run.js');
       process.exitCode = await runCommand(undefined, {});
-    else program.outputHelp();
+    } else program.outputHelp();
   });
 
   return program;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { PROVIDERS } from './providers.js';
 
-export const PROVIDERS = ['claude', 'codex', 'opencode', 'gemini', 'amp', 'cursor'] as const;
+export { PROVIDERS };
 export const ProviderSchema = z.enum(PROVIDERS);
 export type Provider = z.infer<typeof ProviderSchema>;
 

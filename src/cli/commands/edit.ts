@@ -5,7 +5,8 @@ import { displayPath, type WriterOutcome } from '../../prd-writer/writer-run.js'
 import { findProjectRoot } from '../../state/project-root.js';
 import { type ResolvedTarget, resolveTarget } from '../../state/resolve-target.js';
 import { liveTaskPath } from '../task-context.js';
-import { type PrdWriterOptions, report, requestText, withWriter } from './new.js';
+import { report, requestText, withWriter } from './new.js';
+import type { PrdWriterOptions } from './prd-writer-options.js';
 
 /** `ralph edit [name]`: the agent changes a prd.md; ralph keeps its story ids and statuses. */
 export async function editCommand(name: string | undefined, opts: PrdWriterOptions): Promise<number> {

@@ -1,6 +1,5 @@
 import { createWriteStream, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { type Command, InvalidArgumentError, Option } from 'commander';
 import { GOAL_PROMPT } from '../../core/embedded-prompts.js';
 import { ExitCode, UsageError } from '../../core/errors.js';
 import { runGoalLoop } from '../../goal/engine.js';
@@ -12,91 +11,15 @@ import { beginSession, newGoalProgress } from '../../goal/progress-update.js';
 import { createGoalReporter } from '../../goal/reporter.js';
 import { readSprintFile } from '../../goal/sprint-file.js';
 import { type Config, loadConfigOrThrow } from '../../state/config.js';
-import { PROVIDERS } from '../../state/config-schema.js';
 import { runDir, validatePrdName } from '../../state/layout.js';
 import { findProjectRoot } from '../../state/project-root.js';
 import { setUpAgent } from '../agent-setup.js';
 import { requireGitRepository } from '../require-git.js';
-import { FORCE_HELP, type RunOptions } from './run-options.js';
+import { DEFAULT_GOAL_MAX_ITERATIONS, type GoalOptions } from './goal-options.js';
+import type { RunOptions } from './run-options.js';
 
-export interface GoalOptions {
-  file?: string;
-  name?: string;
-  criterion?: string[];
-  minIterations?: number;
-  idleThreshold?: number;
-  agent?: string;
-  agentPath?: string;
-  model?: string;
-  maxIterations?: number;
-  timeout?: number;
-  idleTimeout?: number;
-  maxRetries?: number;
-  maxCost?: number;
-  dryRun?: boolean;
-  headless?: boolean;
-  json?: boolean;
-  verbose?: boolean;
-  log?: string;
-  force?: boolean;
-}
-
-/** Iterations a goal run may use when neither the command line, the goal file nor the config says. */
-export const DEFAULT_GOAL_MAX_ITERATIONS = 50;
 /** How long parallel hooks still running at the end are awaited before they are killed. */
 const HOOK_DRAIN_MS = 60_000;
-
-const wholeNumber = (min: number) => (value: string) => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min)
-    throw new InvalidArgumentError(`expected a whole number of at least ${min}`);
-  return n;
-};
-const positiveNumber = (value: string): number => {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number');
-  return n;
-};
-const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
-
-/** The `ralph goal` options. */
-export function addGoalOptions(command: Command): Command {
-  return command
-    .option('-f, --file <file>', 'read the goal from a goal file (SPRINT.yaml with workflow: ralph)')
-    .option('--name <name>', 'the run name (default: from the goal file, or the goal text)')
-    .option('-c, --criterion <text>', 'a success criterion (repeatable)', collect)
-    .option('--min-iterations <n>', 'refuse goal-complete before this iteration (default 0)', wholeNumber(0))
-    .option(
-      '--idle-threshold <n>',
-      'iterations without progress before reflecting (default 3)',
-      wholeNumber(1),
-    )
-    .addOption(new Option('--agent <name>', 'agent CLI to run (env RALPH_AGENT)').choices([...PROVIDERS]))
-    .option('--agent-path <path>', 'the agent binary to run (env RALPH_AGENT_PATH)')
-    .option('--model <name>', 'model to ask the agent for')
-    .option(
-      '-n, --max-iterations <n>',
-      `iteration limit (default ${DEFAULT_GOAL_MAX_ITERATIONS})`,
-      wholeNumber(1),
-    )
-    .option('-t, --timeout <secs>', 'wall-clock limit per iteration (default 1800)', wholeNumber(1))
-    .option('--idle-timeout <secs>', 'kill an agent silent this long (default 300)', wholeNumber(1))
-    .option(
-      '--max-retries <n>',
-      'failed iterations in a row before the run stops (default 3)',
-      wholeNumber(1),
-    )
-    .option('--max-cost <usd>', 'stop before exceeding this spend', positiveNumber)
-    .option('-d, --dry-run', 'print the prompt of the next iteration; run nothing')
-    .option('--headless', 'plain line output even on a TTY')
-    .option('--json', 'NDJSON events on stdout (implies --headless)')
-    .option('-v, --verbose', "show the agent's own text and tool output")
-    .option(
-      '-l, --log <file>',
-      'also write the human-readable log here (default .ralph/runs/<name>/ralph.log)',
-    )
-    .option('--force', FORCE_HELP);
-}
 
 /** `ralph goal "<goal>"` or `ralph goal --file SPRINT.yaml`. */
 export async function goalCommand(goal: string | undefined, opts: GoalOptions): Promise<number> {

@@ -1,33 +1,17 @@
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { type Command, Option } from 'commander';
 import { ExitCode, UsageError } from '../../core/errors.js';
 import { assertNoPrd, writeNewPrd } from '../../prd-writer/new-prd.js';
 import { describeEvent, describeOutcome } from '../../prd-writer/report.js';
 import { watchStrayChanges } from '../../prd-writer/stray-changes.js';
 import { displayPath, type WriterOutcome, type WriterRun } from '../../prd-writer/writer-run.js';
 import { loadConfigOrThrow } from '../../state/config.js';
-import { PROVIDERS } from '../../state/config-schema.js';
 import { prdPaths, validatePrdName } from '../../state/layout.js';
 import { findProjectRoot } from '../../state/project-root.js';
-import { type AgentChoice, resolveAgent, setUpAgent } from '../agent-setup.js';
+import { resolveAgent, setUpAgent } from '../agent-setup.js';
+import type { PrdWriterOptions } from './prd-writer-options.js';
 
-export interface PrdWriterOptions extends AgentChoice {
-  /** A feature description file, `-` for stdin, or the description itself: write unattended. */
-  from?: string;
-}
-
-/** The options `ralph new` and `ralph edit` share. */
-export function addPrdWriterOptions(command: Command): Command {
-  return command
-    .option(
-      '--from <file|text>',
-      'write unattended from a description (a file, "-" for stdin, or the text itself); no questions asked',
-    )
-    .addOption(new Option('--agent <name>', 'agent CLI to run (env RALPH_AGENT)').choices([...PROVIDERS]))
-    .option('--agent-path <path>', 'the agent binary to run (env RALPH_AGENT_PATH)')
-    .option('--model <name>', 'model to ask the agent for');
-}
+export type { PrdWriterOptions };
 
 /** `ralph new [name] [context...]`: a new PRD written with the agent, checked by ralph. */
 export async function newCommand(

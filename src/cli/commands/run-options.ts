@@ -1,5 +1,5 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { PROVIDERS } from '../../state/config-schema.js';
+import { PROVIDERS } from '../../state/providers.js';
 
 export interface RunOptions {
   agent?: string;

@@ -11,7 +11,6 @@ import { openLog } from '../event-log-file.js';
 import { executeRun } from '../execute-run.js';
 import { requireGitRepository } from '../require-git.js';
 import { openTaskContext } from '../task-context.js';
-import { runInTui } from '../tui-session.js';
 import { isGoalFileTarget, runGoalFile } from './goal.js';
 import type { RunOptions } from './run-options.js';
 
@@ -49,6 +48,8 @@ export async function runCommand(target: string | undefined, opts: RunOptions): 
   // Where Ink cannot draw live (CI set), a terminal gets the plain lines rather than a blank screen.
   if (!opts.headless && !opts.json && process.stdout.isTTY && process.stdin.isTTY && canDrawLive()) {
     await log.close();
+    // Ink and React load only for a terminal run.
+    const { runInTui } = await import('../tui-session.js');
     return runInTui(ctx, config, opts, promptTemplate);
   }
   const onSigint = () => {
