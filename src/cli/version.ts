@@ -1,5 +1,8 @@
 import { readFileSync } from 'node:fs';
 
+/** Set by the bundler (scripts/bundle.mjs); the module tree that `tsc` emits reads package.json instead. */
+declare const RALPH_BUNDLED_VERSION: string | undefined;
+
 function readVersion(): string {
   try {
     const pkg: unknown = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
@@ -11,4 +14,4 @@ function readVersion(): string {
   return '0.0.0';
 }
 
-export const VERSION = readVersion();
+export const VERSION = typeof RALPH_BUNDLED_VERSION === 'string' ? RALPH_BUNDLED_VERSION : readVersion();
