@@ -29,10 +29,15 @@ interface Orphan {
 
 export async function listCommand(opts: { json?: boolean }): Promise<number> {
   const root = await findProjectRoot(process.cwd());
+  // git lists the worktrees while the task files are read.
+  const listing = isGitRepo(root).then((repo) => (repo ? listRalphWorktrees(root, worktreesDir(root)) : []));
+  // A failure surfaces where it is awaited, not as an unhandled rejection meanwhile.
+  listing.catch(() => undefined);
   const names = await prdNames(root);
-  const worktrees = (await isGitRepo(root)) ? await listRalphWorktrees(root, worktreesDir(root)) : [];
-  const rows: ListedPrd[] = [];
-  for (const name of names) rows.push(await describe(root, name, worktrees));
+  const read: Omit<ListedPrd, 'worktree'>[] = [];
+  for (const name of names) read.push(await describe(root, name));
+  const worktrees = await listing;
+  const rows = read.map((row): ListedPrd => ({ ...row, worktree: worktreeOf(row.name, worktrees) }));
   const orphans = worktrees.flatMap((w) => orphanOf(root, w, names));
 
   if (opts.json) {
@@ -86,13 +91,16 @@ async function prdNames(root: string): Promise<string[]> {
   }
 }
 
-async function describe(root: string, name: string, worktrees: readonly RalphWorktree[]): Promise<ListedPrd> {
+function worktreeOf(name: string, worktrees: readonly RalphWorktree[]): ListedPrd['worktree'] {
   const w = worktrees.find((x) => x.name === name && x.registered && x.present);
-  const worktree = w ? { path: w.path, branch: w.branch } : null;
+  return w ? { path: w.path, branch: w.branch } : null;
+}
+
+async function describe(root: string, name: string): Promise<Omit<ListedPrd, 'worktree'>> {
   try {
     const target = await resolveTarget(root, name);
     const result = await readPrd(liveTaskPath(root, target));
-    if (!result.ok) return { name, title: null, done: 0, total: 0, errors: result.issues.length, worktree };
+    if (!result.ok) return { name, title: null, done: 0, total: 0, errors: result.issues.length };
     const stories = result.prd.stories;
     return {
       name,
@@ -100,10 +108,9 @@ async function describe(root: string, name: string, worktrees: readonly RalphWor
       done: stories.filter((s) => s.status === 'done').length,
       total: stories.length,
       errors: 0,
-      worktree,
     };
   } catch {
     // A PRD folder without a task file: listed, so the user sees it.
-    return { name, title: null, done: 0, total: 0, errors: 1, worktree };
+    return { name, title: null, done: 0, total: 0, errors: 1 };
   }
 }
