@@ -124,7 +124,8 @@ describe('Claude Code adapter end to end', () => {
 
   it('kills Claude Code when the model never answers (idle timeout)', async () => {
     const s = await setup(() => () => ({ hang: true }));
-    const { result, events } = await runClaude(s, 'Do US-003.', { idleTimeoutMs: 3000 });
+    // Long enough that a slow start-up on a busy machine is not taken for silence.
+    const { result, events } = await runClaude(s, 'Do US-003.', { idleTimeoutMs: 10_000 });
     // Claude Code handles SIGTERM itself and exits 143; what matters is that ralph stopped it.
     expect(result.stopReason).toBe('idle');
     expect(events[0]?.type).toBe('session-started');

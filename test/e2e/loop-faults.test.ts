@@ -46,7 +46,8 @@ describe('faults', () => {
         ],
       },
     );
-    const result = await project.run(['prd.json', '--headless', '--no-worktree', '--idle-timeout', '3']);
+    // The retry must not be taken for silent itself while claude starts up on a busy machine.
+    const result = await project.run(['prd.json', '--headless', '--no-worktree', '--idle-timeout', '10']);
     expect(result.exitCode).toBe(0);
     const failed = (await events(project)).filter((e) => e.type === 'attempt-failed');
     expect(failed).toHaveLength(1);
