@@ -10,9 +10,8 @@ import type { Config } from '../state/config.js';
 import { runFiles } from '../state/layout.js';
 import { acquireLock, type LockHandle } from '../state/lock.js';
 import { readRunState } from '../state/run-state.js';
-import { setUpAgent } from './agent-setup.js';
 import type { RunOptions } from './commands/run-options.js';
-import { setUpFallbackAgents } from './fallback-agents.js';
+import { onCompleteWanted, rateLimitBackoffMs, setUpRunAgents } from './run-setup.js';
 import type { TaskContext } from './task-context.js';
 
 export interface RunHandles {
@@ -56,12 +55,7 @@ async function runLocked(
   run: RunHandles,
   lock: LockHandle,
 ): Promise<number> {
-  const agent = await setUpAgent(config, opts);
-  const fallbackAgents = await setUpFallbackAgents(
-    config,
-    agent,
-    run.warn ?? ((message) => process.stderr.write(`ralph: ${message}\n`)),
-  );
+  const { agent, fallbackAgents } = await setUpRunAgents(config, opts, run.warn);
   const limits = config.limits;
 
   const workspace = await startWorkspace({
@@ -107,8 +101,7 @@ async function runLocked(
     ...(opts.allowDirty ? { allowDirty: true } : {}),
     ...(workspace.environment ? { environment: workspace.environment } : {}),
   });
-  const push = opts.push ?? config.onComplete.push;
-  const createPR = opts.pr ?? config.onComplete.createPR;
+  const { push, createPR } = onCompleteWanted(opts, config);
   if (outcome.exitCode === ExitCode.Success && workspace.branch && (push || createPR)) {
     const read = await source.read();
     const state = await readRunState(join(ctx.target.runDir, 'state.json'));
@@ -125,10 +118,4 @@ async function runLocked(
     });
   }
   return outcome.exitCode;
-}
-
-/** The first wait after a rate limit; RALPH_RATE_LIMIT_BACKOFF_MS shortens it (tests, impatient users). */
-function rateLimitBackoffMs(): number {
-  const fromEnv = Number(process.env.RALPH_RATE_LIMIT_BACKOFF_MS);
-  return Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : 60_000;
 }

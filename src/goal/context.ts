@@ -1,6 +1,7 @@
 import type { ExitCode } from '../core/errors.js';
 import type { AgentSetup } from '../loop/context.js';
 import type { Config } from '../state/config.js';
+import type { LockHandle } from '../state/lock.js';
 import type { GoalEventSink, GoalStopReason } from './events.js';
 import type { GoalSpec } from './goal-spec.js';
 import type { GoalRunFiles } from './progress-file.js';
@@ -21,13 +22,15 @@ export interface GoalLimits {
 }
 
 export interface GoalLoopOptions {
-  /** The git work tree the agent works in (the project root). */
+  /** The git work tree the agent works in: the goal run's worktree, or the project root. */
   cwd: string;
   spec: GoalSpec;
   /** `.ralph/runs/<name>/` */
   runDir: string;
   config: Config;
   agent: AgentSetup;
+  /** Agents to switch to, in order, when the current one hits a rate or usage limit. */
+  fallbackAgents?: AgentSetup[];
   limits: GoalLimits;
   promptTemplate: string;
   /** Aborted on the first Ctrl-C: finish the iteration, then stop. */
@@ -37,6 +40,14 @@ export interface GoalLoopOptions {
   emit: GoalEventSink;
   /** `--force`: take the run's lock even from a run that looks alive. */
   force?: boolean;
+  /**
+   * The run's lock, when the caller took it before preparing the workspace
+   * (nothing may change before it is held); the caller releases it. Without
+   * one the loop takes and releases the lock itself.
+   */
+  lock?: LockHandle;
+  /** Stash the user's uncommitted changes instead of refusing to start (`--allow-dirty`). */
+  allowDirty?: boolean;
   now?: () => Date;
 }
 

@@ -3,9 +3,9 @@ import path from 'node:path';
 import { wouldExceedCost } from '../core/budget.js';
 import { ExitCode } from '../core/errors.js';
 import type { HumanNeeded } from '../core/goal-types.js';
+import { AgentRotation } from '../loop/agent-rotation.js';
 import { createHookRunner } from '../loop/hooks.js';
 import { lockTakeoverEvent } from '../loop/lock-events.js';
-import { rateLimitWait, sleep } from '../loop/waits.js';
 import { removeStaleTemporaries } from '../state/atomic.js';
 import { ensureRalphGitignore } from '../state/gitignore.js';
 import { ralphDir } from '../state/layout.js';
@@ -46,10 +46,12 @@ export async function runGoalLoop(options: GoalLoopOptions): Promise<GoalOutcome
   const now = options.now ?? (() => new Date());
   const emit = withEventLog(options.emit, files.events);
   const { spec } = options;
-  const lock = await acquireLock(files.lock, {
-    command: `ralph goal ${spec.name}`,
-    ...(options.force ? { force: true } : {}),
-  });
+  const lock =
+    options.lock ??
+    (await acquireLock(files.lock, {
+      command: `ralph goal ${spec.name}`,
+      ...(options.force ? { force: true } : {}),
+    }));
   try {
     const takeover = lockTakeoverEvent(lock);
     if (takeover) emit(takeover);
@@ -75,11 +77,12 @@ export async function runGoalLoop(options: GoalLoopOptions): Promise<GoalOutcome
       ...(goalFileInRepo !== undefined ? { goalFileInRepo } : {}),
     };
     await recoverInterruptedIteration(ctx);
-    await prepareGoalTree(ctx);
+    const stashed = await prepareGoalTree(ctx);
+    if (stashed) emit({ type: 'changes-stashed', ...stashed });
     await store.update((p) => p);
     return await iterate(ctx, saved !== null);
   } finally {
-    await lock.release();
+    if (options.lock === undefined) await lock.release();
   }
 }
 
@@ -115,7 +118,12 @@ async function iterate(ctx: GoalContext, resumed: boolean): Promise<GoalOutcome>
   });
 
   let iterations = 0;
-  let rateLimitStreak = 0;
+  const agents = new AgentRotation({
+    primary: ctx.agent,
+    fallbacks: ctx.fallbackAgents ?? [],
+    backoffMs: limits.rateLimitBackoffMs,
+    now: ctx.now,
+  });
   const finish = async (
     reason: GoalStopReason,
     exitCode: ExitCode,
@@ -161,7 +169,7 @@ async function iterate(ctx: GoalContext, resumed: boolean): Promise<GoalOutcome>
       );
     }
     const selection = selectionFor(progress);
-    const run = await runGoalIteration(ctx, selection);
+    const run = await runGoalIteration(ctx, selection, agents.current());
     const { outcome } = run;
     if (outcome.kind === 'aborted' || outcome.kind === 'rate-limited') {
       // Neither counts: the iteration is rolled back as if it never ran.
@@ -174,24 +182,27 @@ async function iterate(ctx: GoalContext, resumed: boolean): Promise<GoalOutcome>
           'stopped; the interrupted iteration was rolled back',
         );
       }
-      const waitMs = rateLimitWait(limits.rateLimitBackoffMs, rateLimitStreak++, outcome.resetsAt, ctx.now());
-      ctx.emit({
-        type: 'goal-rate-limited',
-        iteration: run.iteration,
-        waitMs,
-        message: outcome.message,
-        ...(outcome.resetsAt ? { resetsAt: outcome.resetsAt } : {}),
-      });
-      await sleep(waitMs, ctx.stopSignal, ctx.killSignal);
+      const limit = { message: outcome.message, ...(outcome.resetsAt ? { resetsAt: outcome.resetsAt } : {}) };
+      await agents.rateLimited(
+        limit,
+        {
+          switched: (from, to, reason) => ctx.emit({ type: 'agent-switched', from, to, reason }),
+          waiting: (waitMs) =>
+            ctx.emit({ type: 'goal-rate-limited', iteration: run.iteration, waitMs, ...limit }),
+        },
+        ctx.stopSignal,
+        ctx.killSignal,
+      );
       continue;
     }
-    rateLimitStreak = 0;
+    agents.succeeded();
     iterations++;
     const info: IterationInfo = {
       iteration: run.iteration,
       mode: selection.mode,
       ...(selection.mode === 'executing' ? { stepId: selection.step.id } : {}),
       now: ctx.now(),
+      usage: run.usage,
     };
 
     if (outcome.kind === 'failed') {

@@ -3,6 +3,8 @@ import type { GoalFailureKind } from '../core/goal-shape.js';
 import type { GoalMode, GoalResultStatus, HumanNeeded } from '../core/goal-types.js';
 import type { LoopEvent } from '../loop/events.js';
 import type { HookEvent } from '../loop/hooks-types.js';
+import type { OnCompleteEvent } from '../loop/on-complete.js';
+import type { WorkspaceEvent } from '../loop/workspace.js';
 
 export type GoalStopReason =
   | 'goal-complete'
@@ -15,10 +17,22 @@ export type GoalStopReason =
 export type { GoalFailureKind } from '../core/goal-shape.js';
 
 /** Engine events that mean the same in goal mode as in the PRD loop. */
-type SharedEvent = Extract<
-  LoopEvent,
-  { type: 'lock-taken-over' | 'agent-exited' | 'check-started' | 'check-finished' | 'stop-requested' }
->;
+type SharedEvent =
+  | WorkspaceEvent
+  | OnCompleteEvent
+  | Extract<
+      LoopEvent,
+      {
+        type:
+          | 'lock-taken-over'
+          | 'agent-exited'
+          | 'check-started'
+          | 'check-finished'
+          | 'stop-requested'
+          | 'agent-switched'
+          | 'changes-stashed';
+      }
+    >;
 
 /**
  * Everything the goal loop does, as one typed stream: the plain reporter,

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { DEFAULT_IDLE_THRESHOLD, DEFAULT_MIN_ITERATIONS, type GoalSettings } from '../core/goal-types.js';
 import type { Hook } from '../state/config-schema.js';
 import { sanitizeName } from '../state/layout.js';
@@ -39,16 +38,30 @@ export function goalSpecFromText(goal: string, options: TextGoalOptions = {}): G
   };
 }
 
+/** Run names from a goal text stop at a word boundary at or before this length. */
+export const GOAL_NAME_LENGTH = 40;
+
 /**
- * A run name for a goal text: its first words, plus a short hash of the whole
- * text, so running the same goal again resumes it and a different goal that
- * starts the same way gets a run of its own.
+ * A readable run name for a goal text: its first words, kebab-case, at most
+ * `GOAL_NAME_LENGTH` characters (`Write two step files.` →
+ * `write-two-step-files`). Running the same goal again finds the same run;
+ * a different goal that starts with the same words is told apart by
+ * `chooseGoalRunName`.
  */
 export function nameForGoal(goal: string): string {
-  const words = goal.trim().toLowerCase().split(/\s+/).slice(0, 6).join('-');
-  const slug = sanitizeName(words)
-    .slice(0, 48)
-    .replace(/[-.]+$/, '');
-  const hash = createHash('sha256').update(goal.trim()).digest('hex').slice(0, 6);
-  return slug === '' || slug === 'prd' ? `goal-${hash}` : `${slug}-${hash}`;
+  // Accents are dropped rather than turned into word breaks: `Créer` → `creer`.
+  const plain = goal.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+  const words = sanitizeName(plain.trim().toLowerCase())
+    .split('-')
+    .filter((w) => w !== '');
+  let name = '';
+  for (const word of words) {
+    const next = name === '' ? word : `${name}-${word}`;
+    if (next.length > GOAL_NAME_LENGTH) break;
+    name = next;
+  }
+  // One word longer than the limit is cut rather than lost.
+  if (name === '') name = (words[0] ?? '').slice(0, GOAL_NAME_LENGTH);
+  name = name.replace(/[-.]+$/, '');
+  return name === '' || name === 'prd' ? 'goal' : name;
 }

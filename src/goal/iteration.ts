@@ -2,10 +2,11 @@ import { runAttempt } from '../attempt/run-attempt.js';
 import type { ModeSelection } from '../core/goal-mode.js';
 import { type GoalVerdict, goalShape } from '../core/goal-shape.js';
 import type { CommitInfo } from '../git/index.js';
+import type { AgentSetup } from '../loop/context.js';
 import { iterationLogPath } from '../state/layout.js';
 import type { GoalContext } from './context.js';
 import { promptFor } from './next-iteration.js';
-import { addUsage, setAgentPid, startIteration } from './progress-update.js';
+import { addUsage, type IterationUsage, setAgentPid, startIteration } from './progress-update.js';
 import { goalToolPaths, isToolPath } from './tree.js';
 
 /** A goal verdict, with the commits of an accepted result. */
@@ -18,6 +19,7 @@ export interface IterationRun {
   headBefore: string;
   transcript: string;
   outcome: IterationOutcome;
+  usage: IterationUsage;
 }
 
 /**
@@ -26,10 +28,16 @@ export interface IterationRun {
  * judged by the goal shape. Applying the result, or rolling back, is the
  * caller's.
  */
-export async function runGoalIteration(ctx: GoalContext, selection: ModeSelection): Promise<IterationRun> {
+export async function runGoalIteration(
+  ctx: GoalContext,
+  selection: ModeSelection,
+  agent: AgentSetup = ctx.agent,
+): Promise<IterationRun> {
   const progress = ctx.store.get();
   const iteration = progress.stats.currentIteration + 1;
   const transcript = iterationLogPath(ctx.files.dir, iteration);
+  const stepId = selection.mode === 'executing' ? selection.step.id : undefined;
+  let spend = { costUsd: 0, inputTokens: 0, outputTokens: 0 };
   const outcome = await runAttempt({
     cwd: ctx.cwd,
     prompt: promptFor(progress, selection, iteration, {
@@ -37,7 +45,7 @@ export async function runGoalIteration(ctx: GoalContext, selection: ModeSelectio
       checks: ctx.config.checks,
       ...(ctx.goalFileInRepo !== undefined ? { goalFileInRepo: ctx.goalFileInRepo } : {}),
     }),
-    agent: ctx.agent,
+    agent,
     timeoutMs: ctx.limits.timeoutMs,
     idleTimeoutMs: ctx.limits.idleTimeoutMs,
     gates: ctx.config.checks,
@@ -48,7 +56,17 @@ export async function runGoalIteration(ctx: GoalContext, selection: ModeSelectio
     commitRestoredAs: 'chore(ralph): restore the goal files the agent changed',
     shape: goalShape,
     begin: async (headBefore, agentToken) => {
-      await ctx.store.update((p) => startIteration(p, { iteration, headBefore, now: ctx.now(), agentToken }));
+      await ctx.store.update((p) =>
+        startIteration(p, {
+          iteration,
+          headBefore,
+          now: ctx.now(),
+          agentToken,
+          mode: selection.mode,
+          ...(stepId !== undefined ? { stepId } : {}),
+          cwd: ctx.cwd,
+        }),
+      );
       ctx.emit({
         type: 'goal-iteration-started',
         iteration,
@@ -62,6 +80,7 @@ export async function runGoalIteration(ctx: GoalContext, selection: ModeSelectio
     },
     spawned: (pid) => ctx.store.update((p) => setAgentPid(p, pid)),
     agentDone: async ({ usage }) => {
+      spend = usage;
       await ctx.store.update((p) => addUsage(p, usage));
       ctx.emit({ type: 'goal-usage', iteration, ...usage });
     },
@@ -82,5 +101,6 @@ export async function runGoalIteration(ctx: GoalContext, selection: ModeSelectio
     headBefore: facts.headBefore,
     transcript,
     outcome: verdict.kind === 'result' ? { ...verdict, commits: [...facts.commits] } : verdict,
+    usage: { durationMs: facts.agent.durationMs, ...spend },
   };
 }

@@ -26,6 +26,8 @@ function sampleProgress(): GoalProgress {
     iteration: 1,
     headBefore: 'abc1234',
     now: NOW,
+    mode: 'planning',
+    cwd: '/repo',
   });
   const result = {
     status: 'continue' as const,

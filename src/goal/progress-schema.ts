@@ -28,6 +28,11 @@ export const IterationRecordSchema = z.object({
   outcome: z.enum(['continue', 'goal-complete', 'needs-human', 'refused', 'failed']),
   summary: z.string(),
   at: Timestamp,
+  /** The agent's time and spend in this iteration (absent in runs recorded before they were kept). */
+  durationMs: Count.optional(),
+  costUsd: z.number().nonnegative().optional(),
+  inputTokens: Count.optional(),
+  outputTokens: Count.optional(),
 });
 
 export const GoalFeedbackSchema = z.object({
@@ -45,6 +50,11 @@ export const GoalCurrentSchema = z.object({
   agentPid: z.number().int().positive().optional(),
   /** `RALPH_ATTEMPT` in the agent's environment, recorded before the spawn. */
   agentToken: z.string().min(1).optional(),
+  /** What the iteration is doing, for `ralph status` and the TUI. */
+  mode: Mode.optional(),
+  stepId: z.string().optional(),
+  /** The checkout it runs in: a resumed run rolls back there, wherever it runs now. */
+  cwd: z.string().optional(),
 });
 
 export const GoalProgressSchema = z.object({

@@ -32,7 +32,13 @@ const base = (): GoalProgress => beginSession(newGoalProgress(spec, NOW), spec, 
 
 describe('goal progress updates', () => {
   it('counts a failure, feeds it back, and clears both on the next accepted result', () => {
-    let p = startIteration(base(), { iteration: 1, headBefore: 'abcdef1', now: NOW });
+    let p = startIteration(base(), {
+      iteration: 1,
+      headBefore: 'abcdef1',
+      now: NOW,
+      mode: 'planning',
+      cwd: '/repo',
+    });
     expect(p.current?.iteration).toBe(1);
     p = recordFailure(p, { iteration: 1, mode: 'planning', now: NOW, reason: 'no result' });
     expect(p).toMatchObject({ current: null, consecutiveFailures: 1 });
@@ -91,7 +97,15 @@ describe('goal progress updates', () => {
   });
 
   it('undoes an iteration that does not count', () => {
-    const p = undoIteration(startIteration(base(), { iteration: 1, headBefore: 'abcdef1', now: NOW }));
+    const p = undoIteration(
+      startIteration(base(), {
+        iteration: 1,
+        headBefore: 'abcdef1',
+        now: NOW,
+        mode: 'planning',
+        cwd: '/repo',
+      }),
+    );
     expect(p.current).toBeNull();
     expect(p.stats.currentIteration).toBe(0);
   });

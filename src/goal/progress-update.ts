@@ -66,7 +66,15 @@ export function beginSession(
 
 export function startIteration(
   progress: GoalProgress,
-  current: { iteration: number; headBefore: string; now: Date; agentToken?: string },
+  current: {
+    iteration: number;
+    headBefore: string;
+    now: Date;
+    agentToken?: string;
+    mode: GoalMode;
+    stepId?: string;
+    cwd: string;
+  },
 ): GoalProgress {
   return {
     ...progress,
@@ -75,6 +83,9 @@ export function startIteration(
       headBefore: current.headBefore,
       startedAt: current.now.toISOString(),
       ...(current.agentToken !== undefined ? { agentToken: current.agentToken } : {}),
+      mode: current.mode,
+      ...(current.stepId !== undefined ? { stepId: current.stepId } : {}),
+      cwd: current.cwd,
     },
     stats: { ...progress.stats, currentIteration: current.iteration },
   };
@@ -113,6 +124,15 @@ export interface IterationInfo {
   mode: GoalMode;
   stepId?: string;
   now: Date;
+  /** The agent's time and spend in the iteration. */
+  usage?: IterationUsage;
+}
+
+export interface IterationUsage {
+  durationMs: number;
+  costUsd: number;
+  inputTokens: number;
+  outputTokens: number;
 }
 
 export function recordFailure(
@@ -211,5 +231,6 @@ function historyEntry(
     outcome,
     summary,
     at: info.now.toISOString(),
+    ...(info.usage ?? {}),
   };
 }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { stopLeftovers } from '../attempt/stop-leftovers.js';
 import { ExitCode } from '../core/errors.js';
@@ -16,7 +17,9 @@ export async function recoverInterruptedIteration(ctx: GoalContext): Promise<voi
   const current = ctx.store.get().current;
   if (current === null) return;
   await stopLeftovers({ agentPid: current.agentPid, token: current.agentToken });
-  await rollBackIteration(ctx, current.iteration, current.headBefore);
+  // Rolled back where it ran: resumed with other workspace options, the run must not reset this checkout.
+  const cwd = current.cwd !== undefined && existsSync(current.cwd) ? current.cwd : ctx.cwd;
+  await rollBackIteration({ ...ctx, cwd }, current.iteration, current.headBefore);
   await ctx.store.update(undoIteration);
   ctx.emit({ type: 'goal-recovered', iteration: current.iteration, to: current.headBefore });
 }

@@ -1,6 +1,7 @@
 import { rescueStamp, rollBackAttempt } from '../attempt/rollback.js';
-import { ExitCode, RalphError } from '../core/errors.js';
-import { commitPaths, headSha, statusPorcelain } from '../git/index.js';
+import { isTemporaryFile } from '../core/temporary-files.js';
+import { statusPorcelain } from '../git/index.js';
+import { prepareCheckout, type StashedChanges } from '../loop/tree-guard.js';
 import type { GoalContext } from './context.js';
 
 type TreeContext = Pick<GoalContext, 'cwd' | 'goalFileInRepo'>;
@@ -21,34 +22,21 @@ export async function dirtyPaths(ctx: TreeContext): Promise<string[]> {
 
 /**
  * Failed iterations are rolled back with `git reset --hard`, so a goal run
- * never starts over someone's uncommitted work. A new or edited goal file
- * (and ralph's own tracked files) are committed for the user instead.
+ * never starts over someone's uncommitted work: it is refused, or with
+ * `allowDirty` stashed (see `checkStartable`). A new or edited goal file (and
+ * ralph's own tracked files) are committed for the user instead.
  */
-export async function prepareGoalTree(ctx: TreeContext): Promise<void> {
-  if ((await headSha(ctx.cwd)) === null) {
-    throw new RalphError(
-      'the repository has no commits yet; make an initial commit first',
-      'no-commits',
-      ExitCode.Usage,
-    );
-  }
-  const dirty = await statusPorcelain(ctx.cwd);
-  const foreign = dirty.filter((e) => !isToolPath(ctx, e.path));
-  if (foreign.length > 0) {
-    throw new RalphError(
-      'the working tree has uncommitted changes; commit or stash them first (failed iterations are rolled back with git reset)',
-      'dirty-tree',
-      ExitCode.Usage,
-      foreign.slice(0, 20).map((e) => `${e.code} ${e.path}`),
-    );
-  }
-  if (dirty.length > 0) {
-    await commitPaths(
-      ctx.cwd,
-      dirty.map((e) => e.path),
-      'chore(ralph): track the goal files',
-    );
-  }
+export function prepareGoalTree(
+  ctx: TreeContext & { spec?: { name: string }; allowDirty?: boolean },
+): Promise<StashedChanges | null> {
+  return prepareCheckout(ctx.cwd, {
+    isToolPath: (p) => isToolPath(ctx, p),
+    // Never what a killed run left inside an atomic write.
+    commits: (p) => !isTemporaryFile(p),
+    commitAs: 'chore(ralph): track the goal files',
+    ...(ctx.spec ? { name: `goal ${ctx.spec.name}` } : {}),
+    ...(ctx.allowDirty ? { allowDirty: true } : {}),
+  });
 }
 
 /**

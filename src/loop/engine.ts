@@ -10,6 +10,7 @@ import { iterationLogPath, runFiles } from '../state/layout.js';
 import { acquireLock } from '../state/lock.js';
 import { type RunState, readRunState } from '../state/run-state.js';
 import { markFailed, markStopped, newRunState } from '../state/run-state-update.js';
+import { AgentRotation } from './agent-rotation.js';
 import { runStoryAttempt } from './attempt.js';
 import type { LoopOptions, RunContext } from './context.js';
 import type { LoopEvent, StopReason } from './events.js';
@@ -23,7 +24,6 @@ import { saveState } from './state-io.js';
 import { removeToolTemporaries } from './tool-files.js';
 import { prepareTree } from './tree-guard.js';
 import { undoAttempt } from './undo-attempt.js';
-import { rateLimitWait, sleep } from './waits.js';
 
 export interface LoopOutcome {
   exitCode: ExitCode;
@@ -98,9 +98,12 @@ async function iterate(ctx: RunContext, initial: RunState, resumed: boolean): Pr
     });
   let iterations = 0;
   const passedThisRun = new Set<string>();
-  let rateLimitStreak = 0;
-  const agents = [ctx.agent, ...(ctx.fallbackAgents ?? [])];
-  let agentIndex = 0;
+  const agents = new AgentRotation({
+    primary: ctx.agent,
+    fallbacks: ctx.fallbackAgents ?? [],
+    backoffMs: ctx.limits.rateLimitBackoffMs,
+    now: ctx.now,
+  });
   const finish = async (reason: StopReason, exitCode: ExitCode, message: string): Promise<LoopOutcome> => {
     await hooks.drain(60_000, ctx.killSignal);
     // A stop can come right after a pass: count what the task file says now, not at the last selection.
@@ -161,44 +164,34 @@ async function iterate(ctx: RunContext, initial: RunState, resumed: boolean): Pr
       );
     }
 
-    const result = await runStoryAttempt(ctx, state, selection.story, agents[agentIndex]);
+    const result = await runStoryAttempt(ctx, state, selection.story, agents.current());
     state = result.state;
     const { verdict, story } = result;
     if (verdict.kind === 'rate-limited') {
       await rollBack(ctx, story.id, result.state.current?.attempt ?? 1, result.headBefore);
       state = undoAttempt(state, story.id, ctx.now());
       await saveState(ctx, state);
-      const limited = agents[agentIndex]?.adapter.name ?? 'agent';
-      if (agentIndex + 1 < agents.length) {
-        // A fallback agent takes over at once; waiting is for when every agent is limited.
-        agentIndex++;
-        ctx.emit({
-          type: 'agent-switched',
-          from: limited,
-          to: agents[agentIndex]?.adapter.name ?? 'agent',
-          reason: result.rateLimit?.message ?? 'rate limited',
-        });
-        continue;
-      }
-      agentIndex = 0;
-      const waitMs = rateLimitWait(
-        ctx.limits.rateLimitBackoffMs,
-        rateLimitStreak++,
-        result.rateLimit?.resetsAt,
-        ctx.now(),
+      const message = result.rateLimit?.message ?? 'rate limited';
+      await agents.rateLimited(
+        { message, ...(result.rateLimit?.resetsAt ? { resetsAt: result.rateLimit.resetsAt } : {}) },
+        {
+          switched: (from, to, reason) => ctx.emit({ type: 'agent-switched', from, to, reason }),
+          waiting: (waitMs) =>
+            ctx.emit({
+              type: 'rate-limited',
+              iteration: state.iteration,
+              storyId: story.id,
+              waitMs,
+              message,
+              ...(result.rateLimit?.resetsAt ? { resetsAt: result.rateLimit.resetsAt } : {}),
+            }),
+        },
+        ctx.stopSignal,
+        ctx.killSignal,
       );
-      ctx.emit({
-        type: 'rate-limited',
-        iteration: state.iteration,
-        storyId: story.id,
-        waitMs,
-        message: result.rateLimit?.message ?? 'rate limited',
-        ...(result.rateLimit?.resetsAt ? { resetsAt: result.rateLimit.resetsAt } : {}),
-      });
-      await sleep(waitMs, ctx.stopSignal, ctx.killSignal);
       continue;
     }
-    rateLimitStreak = 0;
+    agents.succeeded();
     iterations++;
 
     if (verdict.kind === 'pass') {

@@ -76,25 +76,36 @@ export async function checkStartable(cwd: string, options: StartableOptions = {}
  * user (see `isCommittedToolFile`).
  * Returns what was stashed, for the caller to tell the user.
  */
-export async function prepareTree(
+export function prepareTree(
   ctx: RunContext,
   options: { allowDirty?: boolean } = {},
 ): Promise<StashedChanges | null> {
-  if ((await headSha(ctx.cwd)) === null) {
+  return prepareCheckout(ctx.cwd, {
+    isToolPath: (p) => isToolFile(ctx, p),
+    name: ctx.name,
+    commits: (p) => isCommittedToolFile(ctx, p),
+    commitAs: `chore(ralph): track ${ctx.name} task files`,
+    ...(options.allowDirty ? { allowDirty: true } : {}),
+  });
+}
+
+/**
+ * `prepareTree` for any loop: its own tool paths, which of the tool's
+ * uncommitted files it commits for the user, and with what message.
+ */
+export async function prepareCheckout(
+  cwd: string,
+  options: StartableOptions & { commits: (path: string) => boolean; commitAs: string },
+): Promise<StashedChanges | null> {
+  if ((await headSha(cwd)) === null) {
     throw new RalphError(
       'the repository has no commits yet; make an initial commit first',
       'no-commits',
       ExitCode.Usage,
     );
   }
-  const { toolFiles, stashed } = await checkStartable(ctx.cwd, {
-    isToolPath: (p) => isToolFile(ctx, p),
-    name: ctx.name,
-    ...(options.allowDirty ? { allowDirty: true } : {}),
-  });
-  const committed = toolFiles.map((e) => e.path).filter((p) => isCommittedToolFile(ctx, p));
-  if (committed.length > 0) {
-    await commitPaths(ctx.cwd, committed, `chore(ralph): track ${ctx.name} task files`);
-  }
+  const { toolFiles, stashed } = await checkStartable(cwd, options);
+  const committed = toolFiles.map((e) => e.path).filter(options.commits);
+  if (committed.length > 0) await commitPaths(cwd, committed, options.commitAs);
   return stashed;
 }

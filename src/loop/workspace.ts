@@ -30,14 +30,22 @@ export type WorkspaceEvent =
   | { type: 'setup-finished'; command: string; exitCode: number; durationMs: number; outputTail: string }
   | { type: 'archived'; previousBranch: string; dir: string; files: string[] };
 
-export interface WorkspaceOptions {
+export interface PlaceOptions {
   /** The main checkout (project root). */
   root: string;
   name: string;
   prd: Pick<Prd, 'branchName'>;
-  /** The task file (or spec directory) and progress file as resolved in the main checkout. */
-  taskPath: string;
-  progressPath: string;
+  /**
+   * The files of the main checkout the loop works on (task file or spec
+   * directory, progress file, goal file), as resolved there: brought into
+   * the worktree (see `prepareWorkspace`).
+   */
+  files: readonly string[];
+  /**
+   * The main checkout's copies always win, not only on a new branch: files the
+   * tool never writes (a goal file), which the user edits there between runs.
+   */
+  mainCopiesWin?: boolean;
   /** `--branch`: wins over the PRD's `branchName` and the default `ralph/<name>`. */
   branch?: string;
   mode: WorkspaceMode;
@@ -46,7 +54,14 @@ export interface WorkspaceOptions {
   emit?: (event: WorkspaceEvent) => void;
 }
 
-export interface Workspace {
+export interface WorkspaceOptions extends Omit<PlaceOptions, 'files'> {
+  /** The task file (or spec directory) and progress file as resolved in the main checkout. */
+  taskPath: string;
+  progressPath: string;
+}
+
+/** Where a loop runs: the main checkout, a branch checked out there, or the run's worktree. */
+export interface Place {
   mode: WorkspaceMode;
   /** Where the loop runs. */
   cwd: string;
@@ -59,6 +74,11 @@ export interface Workspace {
   setupOutput?: string;
   /** What the worktree's setup command made, kept out of git's view there. */
   environment?: SetupEnvironment;
+  /** Where a file of the main checkout is in this place: inside the worktree when there is one. */
+  live(file: string): string;
+}
+
+export interface Workspace extends Place {
   /** The live task file and progress file: inside the worktree when there is one. */
   taskPath: string;
   progressPath: string;
@@ -98,7 +118,7 @@ export async function startWorkspace(options: WorkspaceOptions & { runDir: strin
 /** `--branch`, else the PRD's `branchName`, else `ralph/<name>`; refused unless git accepts it. */
 export async function resolveWorkBranch(
   cwd: string,
-  options: Pick<WorkspaceOptions, 'name' | 'prd' | 'branch'>,
+  options: Pick<PlaceOptions, 'name' | 'prd' | 'branch'>,
 ): Promise<string> {
   const branch = options.branch ?? options.prd.branchName ?? `ralph/${options.name}`;
   const check = await validateBranchName(branch, cwd);
@@ -121,10 +141,16 @@ export async function resolveWorkBranch(
  * is used where it is.
  */
 export async function prepareWorkspace(options: WorkspaceOptions): Promise<Workspace> {
+  const place = await enterPlace({ ...options, files: [options.taskPath, options.progressPath] });
+  return { ...place, taskPath: place.live(options.taskPath), progressPath: place.live(options.progressPath) };
+}
+
+/** `prepareWorkspace` for any list of files: a goal run brings its goal file, or nothing. */
+export async function enterPlace(options: PlaceOptions): Promise<Place> {
   const { root, mode } = options;
   if (mode === 'in-place') {
     return {
-      ...paths(options, root),
+      live: liveIn(root, root),
       mode,
       cwd: root,
       branch: await currentBranch(root),
@@ -144,12 +170,12 @@ export async function prepareWorkspace(options: WorkspaceOptions): Promise<Works
   return inWorktree(options, branch);
 }
 
-async function inBranch(options: WorkspaceOptions, branch: string): Promise<Workspace> {
+async function inBranch(options: PlaceOptions, branch: string): Promise<Place> {
   const { root } = options;
   const current = await currentBranch(root);
   const known = await ralphBranch(root, branch);
-  const done = (created: boolean, base: string | null): Workspace => ({
-    ...paths(options, root),
+  const done = (created: boolean, base: string | null): Place => ({
+    live: liveIn(root, root),
     mode: 'branch',
     cwd: root,
     branch,
@@ -166,7 +192,7 @@ async function inBranch(options: WorkspaceOptions, branch: string): Promise<Work
   return done(!exists, base);
 }
 
-async function inWorktree(options: WorkspaceOptions, branch: string): Promise<Workspace> {
+async function inWorktree(options: PlaceOptions, branch: string): Promise<Place> {
   const { root, name, emit } = options;
   const dir = worktreeDir(root, name);
   // Run state and worktrees ignored in the main checkout, which this mode never changes otherwise (no
@@ -208,11 +234,11 @@ async function inWorktree(options: WorkspaceOptions, branch: string): Promise<Wo
     created = true;
     emit?.({ type: 'worktree-created', path: dir, branch, base, newBranch });
   }
-  const live = paths(options, dir);
-  await bringTaskFiles(options, live, { overwrite: newBranch, emit });
+  const live = liveIn(root, dir);
+  await bringTaskFiles(options, live, { overwrite: newBranch || options.mainCopiesWin === true, emit });
   const setup = await setupOnce(dir, options.setup ?? null, emit);
   return {
-    ...live,
+    live,
     mode: 'worktree',
     cwd: dir,
     branch,
@@ -238,26 +264,22 @@ async function refuseOccupied(root: string, dir: string, branch: string, name: s
   }
 }
 
-/** The task and progress paths as seen from `cwd` (the worktree): same place relative to the project root. */
-function paths(options: WorkspaceOptions, cwd: string): { taskPath: string; progressPath: string } {
-  const map = (file: string) => {
-    const rel = path.relative(options.root, file);
+/** A file of the main checkout as seen from `cwd` (the worktree): same place relative to the project root. */
+function liveIn(root: string, cwd: string): (file: string) => string {
+  return (file) => {
+    const rel = path.relative(root, file);
     return rel.startsWith('..') || path.isAbsolute(rel) ? file : path.join(cwd, rel);
   };
-  return { taskPath: map(options.taskPath), progressPath: map(options.progressPath) };
 }
 
 async function bringTaskFiles(
-  options: WorkspaceOptions,
-  live: { taskPath: string; progressPath: string },
-  how: { overwrite: boolean; emit: WorkspaceOptions['emit'] },
+  options: PlaceOptions,
+  live: (file: string) => string,
+  how: { overwrite: boolean; emit: PlaceOptions['emit'] },
 ): Promise<void> {
-  const pairs: [string, string][] = [
-    [options.taskPath, live.taskPath],
-    [options.progressPath, live.progressPath],
-  ];
   const copied: string[] = [];
-  for (const [from, to] of pairs) {
+  for (const from of options.files) {
+    const to = live(from);
     if (from === to || !existsSync(from) || (existsSync(to) && !how.overwrite)) continue;
     await cp(from, to, { recursive: true, force: true });
     copied.push(to);

@@ -137,7 +137,15 @@ describe('ralph goal with Claude Code', () => {
         ],
       ],
     });
-    const run = await project.run([GOAL, '--name', 'files', '--headless', '-c', 'both files committed']);
+    const run = await project.run([
+      GOAL,
+      '--name',
+      'files',
+      '--headless',
+      '--no-worktree',
+      '-c',
+      'both files committed',
+    ]);
     expect(run.stderr).toBe('');
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toMatch(/goal complete in iteration 3/);
@@ -240,7 +248,7 @@ describe('ralph goal with Claude Code', () => {
       2: [[{ text: '```json\n{"status": "done", "summary": "x"}\n```' }]],
       3: [[result({ status: 'goal-complete', summary: 'ok', goalCompleteSummary: 'Finished.' })]],
     });
-    const run = await project.run([GOAL, '--name', 'retry', '--headless']);
+    const run = await project.run([GOAL, '--name', 'retry', '--headless', '--no-worktree']);
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toMatch(/iteration 1 failed \(no-result\)/);
     expect(run.stdout).toMatch(/iteration 2 failed \(invalid-result\)/);
@@ -301,7 +309,7 @@ describe('ralph goal with Claude Code', () => {
     });
     const p = project;
     let ralphPid = 0;
-    const first = p.run([GOAL, '--name', 'crash', '--headless'], {
+    const first = p.run([GOAL, '--name', 'crash', '--headless', '--no-worktree'], {
       onSpawn: (pid) => {
         ralphPid = pid;
       },
@@ -316,7 +324,7 @@ describe('ralph goal with Claude Code', () => {
     process.kill(ralphPid, 'SIGKILL');
     expect((await first).signal).toBe('SIGKILL');
 
-    const second = await p.run([GOAL, '--name', 'crash', '--headless']);
+    const second = await p.run([GOAL, '--name', 'crash', '--headless', '--no-worktree']);
     expect(second.stderr).toBe('');
     expect(second.exitCode).toBe(0);
     expect(second.stdout).toMatch(/took over a stale lock/);

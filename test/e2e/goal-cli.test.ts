@@ -87,7 +87,7 @@ describe('goal files', () => {
     cleanups.push(server.close);
     const claude = await createClaudeEnv(server.url, { maxRetries: 0 });
     cleanups.push(claude.cleanup);
-    const result = await runRalph(['run', 'sprints/haiku/SPRINT.yaml', '--headless'], {
+    const result = await runRalph(['run', 'sprints/haiku/SPRINT.yaml', '--headless', '--no-worktree'], {
       cwd: repo.dir,
       env: { ...claude.env, RALPH_AGENT_PATH: claude.binaryPath },
     });

@@ -117,7 +117,7 @@ describe('per-iteration hooks in a goal run', () => {
         }),
       ],
     });
-    const run = await project.run(['Say hi', '--name', 'hooked', '--headless']);
+    const run = await project.run(['Say hi', '--name', 'hooked', '--headless', '--no-worktree']);
     expect(run.stderr).toBe('');
     expect(run.exitCode).toBe(0);
 

@@ -1,9 +1,9 @@
 /** The options of `ralph goal`, apart from the command: the program loads a command only when it runs. */
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { PROVIDERS } from '../../state/providers.js';
-import { FORCE_HELP } from './run-options.js';
+import { addWorkspaceOptions, type WorkspaceFlags } from './run-options.js';
 
-export interface GoalOptions {
+export interface GoalOptions extends WorkspaceFlags {
   file?: string;
   name?: string;
   criterion?: string[];
@@ -22,7 +22,6 @@ export interface GoalOptions {
   json?: boolean;
   verbose?: boolean;
   log?: string;
-  force?: boolean;
 }
 
 /** Iterations a goal run may use when neither the command line, the goal file nor the config says. */
@@ -43,9 +42,12 @@ const collect = (value: string, previous: string[] = []): string[] => [...previo
 
 /** The `ralph goal` options. */
 export function addGoalOptions(command: Command): Command {
-  return command
+  const base = command
     .option('-f, --file <file>', 'read the goal from a goal file (SPRINT.yaml with workflow: ralph)')
-    .option('--name <name>', 'the run name (default: from the goal file, or the goal text)')
+    .option(
+      '--name <name>',
+      'the run name: its folder, worktree and branch ralph/<name> (default: from the goal file, or the first words of the goal)',
+    )
     .option('-c, --criterion <text>', 'a success criterion (repeatable)', collect)
     .option('--min-iterations <n>', 'refuse goal-complete before this iteration (default 0)', wholeNumber(0))
     .option(
@@ -71,11 +73,11 @@ export function addGoalOptions(command: Command): Command {
     .option('--max-cost <usd>', 'stop before exceeding this spend', positiveNumber)
     .option('-d, --dry-run', 'print the prompt of the next iteration; run nothing')
     .option('--headless', 'plain line output even on a TTY')
-    .option('--json', 'NDJSON events on stdout (implies --headless)')
+    .option('--json', 'NDJSON events on stdout (implies --headless)');
+  return addWorkspaceOptions(base, 'the goal is complete')
     .option('-v, --verbose', "show the agent's own text and tool output")
     .option(
       '-l, --log <file>',
       'also write the human-readable log here (default .ralph/runs/<name>/ralph.log)',
-    )
-    .option('--force', FORCE_HELP);
+    );
 }

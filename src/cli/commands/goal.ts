@@ -2,8 +2,9 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, statSync } from
 import { dirname, join, resolve } from 'node:path';
 import { GOAL_PROMPT } from '../../core/embedded-prompts.js';
 import { ExitCode, UsageError } from '../../core/errors.js';
-import { runGoalLoop } from '../../goal/engine.js';
+import { chooseGoalRunName } from '../../core/goal-run-name.js';
 import type { GoalEvent } from '../../goal/events.js';
+import { nameUseIn } from '../../goal/goal-runs.js';
 import { type GoalSpec, goalSpecFromText } from '../../goal/goal-spec.js';
 import { promptFor, repoRelativeGoalFile, selectionFor } from '../../goal/next-iteration.js';
 import { goalRunFiles, readGoalProgress } from '../../goal/progress-file.js';
@@ -13,20 +14,18 @@ import { readSprintFile } from '../../goal/sprint-file.js';
 import { type Config, loadConfigOrThrow } from '../../state/config.js';
 import { runDir, validatePrdName } from '../../state/layout.js';
 import { findProjectRoot } from '../../state/project-root.js';
-import { setUpAgent } from '../agent-setup.js';
+import { executeGoal, goalMaxIterations } from '../execute-goal.js';
+import { withInterrupts } from '../interrupts.js';
 import { requireGitRepository } from '../require-git.js';
-import { DEFAULT_GOAL_MAX_ITERATIONS, type GoalOptions } from './goal-options.js';
+import type { GoalOptions } from './goal-options.js';
 import type { RunOptions } from './run-options.js';
-
-/** How long parallel hooks still running at the end are awaited before they are killed. */
-const HOOK_DRAIN_MS = 60_000;
 
 /** `ralph goal "<goal>"` or `ralph goal --file SPRINT.yaml`. */
 export async function goalCommand(goal: string | undefined, opts: GoalOptions): Promise<number> {
   await requireGitRepository(process.cwd(), '`ralph goal`');
   const root = await findProjectRoot(process.cwd());
   const config = await loadConfigOrThrow(root);
-  const spec = await goalSpec(goal, opts, config, false);
+  const spec = await goalSpec(root, goal, opts, config, false);
   return runGoal(root, config, spec, opts);
 }
 
@@ -47,13 +46,15 @@ export async function runGoalFile(file: string, opts: RunOptions): Promise<numbe
   const goalOpts: GoalOptions = {
     file,
     ...pick(opts, ['agent', 'agentPath', 'model', 'maxIterations', 'timeout', 'idleTimeout', 'maxRetries']),
-    ...pick(opts, ['maxCost', 'dryRun', 'headless', 'json', 'verbose', 'log', 'force']),
+    ...pick(opts, ['maxCost', 'dryRun', 'headless', 'json', 'verbose', 'log']),
+    ...pick(opts, ['worktree', 'branch', 'allowDirty', 'force', 'push', 'pr']),
   };
-  const spec = await goalSpec(undefined, goalOpts, config, true);
+  const spec = await goalSpec(root, undefined, goalOpts, config, true);
   return runGoal(root, config, spec, goalOpts);
 }
 
 async function goalSpec(
+  root: string,
   goal: string | undefined,
   opts: GoalOptions,
   config: Config,
@@ -71,9 +72,14 @@ async function goalSpec(
     }
     spec = goalSpecFromText(goal, { hooks: config.hooks });
   }
+  const derived = opts.name === undefined && opts.file === undefined;
+  const chosen = chooseGoalRunName(validatePrdName(opts.name ?? spec.name), spec.goal, derived, (name) =>
+    nameUseIn(root, name),
+  );
+  if (!chosen.ok) throw new UsageError(chosen.reason, ['pass --name <another name>']);
   return {
     ...spec,
-    name: validatePrdName(opts.name ?? spec.name),
+    name: chosen.name,
     successCriteria: [...spec.successCriteria, ...(opts.criterion ?? [])],
     settings: {
       idleThreshold: opts.idleThreshold ?? spec.settings.idleThreshold,
@@ -85,18 +91,13 @@ async function goalSpec(
 async function runGoal(root: string, config: Config, spec: GoalSpec, opts: GoalOptions): Promise<number> {
   const dir = runDir(root, spec.name);
   const promptTemplate = loadGoalTemplate(root);
-  const maxIterations =
-    opts.maxIterations ?? spec.maxIterations ?? config.limits.maxIterations ?? DEFAULT_GOAL_MAX_ITERATIONS;
   if (opts.dryRun) {
+    const maxIterations = goalMaxIterations(opts, spec, config);
     console.log(await dryRunPrompt(root, config, spec, dir, promptTemplate, maxIterations));
     return ExitCode.Success;
   }
 
-  const agent = await setUpAgent(config, opts);
-  const logPath = opts.log ?? goalRunFiles(dir).log;
-  mkdirSync(dirname(logPath), { recursive: true });
-  const log = createWriteStream(logPath, { flags: 'a' });
-  const toLog = createGoalReporter({ verbose: true, write: (line) => log.write(`${line}\n`) });
+  const log = openGoalLog(opts.log ?? goalRunFiles(dir).log);
   const toScreen = opts.json
     ? (event: GoalEvent) => process.stdout.write(`${JSON.stringify(event)}\n`)
     : createGoalReporter({
@@ -104,60 +105,25 @@ async function runGoal(root: string, config: Config, spec: GoalSpec, opts: GoalO
         write: (line) => process.stdout.write(`${line}\n`),
       });
   const emit = (event: GoalEvent) => {
-    toLog(event);
+    log.write(event);
     toScreen(event);
   };
-
-  const stop = new AbortController();
-  const kill = new AbortController();
-  const onSigint = () => {
-    if (!stop.signal.aborted) {
-      stop.abort();
-      emit({ type: 'stop-requested', how: 'graceful' });
-    } else if (!kill.signal.aborted) {
-      kill.abort();
-      emit({ type: 'stop-requested', how: 'immediate' });
-    }
-  };
-  // A terminal closing or a supervisor stopping us gets the immediate stop.
-  const onTerm = () => {
-    stop.abort();
-    kill.abort();
-  };
-  process.on('SIGINT', onSigint);
-  process.on('SIGTERM', onTerm);
-  process.on('SIGHUP', onTerm);
   try {
-    const limits = config.limits;
-    const maxCostUsd = opts.maxCost ?? limits.maxCost ?? undefined;
-    const outcome = await runGoalLoop({
-      cwd: root,
-      spec,
-      runDir: dir,
-      config,
-      agent,
-      limits: {
-        maxIterations,
-        timeoutMs: (opts.timeout ?? limits.timeout) * 1000,
-        idleTimeoutMs: (opts.idleTimeout ?? limits.idleTimeout) * 1000,
-        maxConsecutiveFailures: opts.maxRetries ?? limits.maxRetries,
-        ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
-        rateLimitBackoffMs: envMs('RALPH_RATE_LIMIT_BACKOFF_MS', 60_000),
-        hookDrainMs: envMs('RALPH_HOOK_DRAIN_MS', HOOK_DRAIN_MS),
-      },
-      promptTemplate,
-      stopSignal: stop.signal,
-      killSignal: kill.signal,
-      emit,
-      ...(opts.force ? { force: true } : {}),
-    });
-    return outcome.exitCode;
+    return await withInterrupts(
+      (how) => emit({ type: 'stop-requested', how }),
+      ({ stop, kill }) => executeGoal(root, config, spec, opts, { promptTemplate, emit, stop, kill }),
+    );
   } finally {
-    process.off('SIGINT', onSigint);
-    process.off('SIGTERM', onTerm);
-    process.off('SIGHUP', onTerm);
-    await new Promise<void>((done) => log.end(done));
+    await log.close();
   }
+}
+
+/** The goal run's human-readable log (`ralph logs <name>`): every event, verbose. */
+export function openGoalLog(file: string): { write: (event: GoalEvent) => void; close: () => Promise<void> } {
+  mkdirSync(dirname(file), { recursive: true });
+  const stream = createWriteStream(file, { flags: 'a' });
+  const write = createGoalReporter({ verbose: true, write: (line) => stream.write(`${line}\n`) });
+  return { write, close: () => new Promise<void>((done) => stream.end(done)) };
 }
 
 /** The next iteration's prompt, from the saved progress if the goal has run before. Nothing is written. */
@@ -185,12 +151,6 @@ async function dryRunPrompt(
 function loadGoalTemplate(root: string): string {
   const custom = join(root, '.ralph', 'goal-prompt.md');
   return existsSync(custom) ? readFileSync(custom, 'utf8') : GOAL_PROMPT;
-}
-
-/** A duration from the environment (tests, impatient users), else the default. */
-function envMs(name: string, fallback: number): number {
-  const value = Number(process.env[name]);
-  return Number.isFinite(value) && value >= 0 && process.env[name] !== undefined ? value : fallback;
 }
 
 function pick<T extends object, K extends keyof T>(source: T, keys: readonly K[]): Partial<Pick<T, K>> {

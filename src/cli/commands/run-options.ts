@@ -1,7 +1,7 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { PROVIDERS } from '../../state/providers.js';
 
-export interface RunOptions {
+export interface RunOptions extends WorkspaceFlags {
   agent?: string;
   agentPath?: string;
   model?: string;
@@ -15,12 +15,6 @@ export interface RunOptions {
   dryRun?: boolean;
   headless?: boolean;
   json?: boolean;
-  worktree?: boolean;
-  branch?: string;
-  allowDirty?: boolean;
-  force?: boolean;
-  push?: boolean;
-  pr?: boolean;
   verbose?: boolean;
   log?: string;
 }
@@ -40,9 +34,39 @@ const positiveNumber = (value: string): number => {
 export const FORCE_HELP =
   "take the run's lock even if another run seems to hold it (only when you know that run is gone)";
 
+/** The workspace options of every loop command: where it runs, and what happens when it is done. */
+export interface WorkspaceFlags {
+  worktree?: boolean;
+  branch?: string;
+  allowDirty?: boolean;
+  /** Take the run's lock even if another run seems to hold it. */
+  force?: boolean;
+  push?: boolean;
+  pr?: boolean;
+}
+
+/**
+ * `--worktree`/`--no-worktree`, `--branch`, `--allow-dirty`, `--force`,
+ * `--push`, `--pr`: the same for a PRD run and a goal run. `done` says when the
+ * on-complete actions run.
+ */
+export function addWorkspaceOptions(command: Command, done: string): Command {
+  return command
+    .option(
+      '--worktree',
+      'run in the worktree .ralph/worktrees/<name> (the default unless worktree.enabled: false)',
+    )
+    .option('--no-worktree', 'run in the current checkout')
+    .option('--branch <name>', 'branch to work on (default: the PRD branchName, else ralph/<name>)')
+    .option('--allow-dirty', 'stash uncommitted changes instead of refusing to start')
+    .option('--force', FORCE_HELP)
+    .option('--push', `push the branch when ${done} (config onComplete.push)`)
+    .option('--pr', `push and open a pull request with gh when ${done} (config onComplete.createPR)`);
+}
+
 /** The `ralph run` options (contract). */
 export function addRunOptions(command: Command): Command {
-  return command
+  const base = command
     .addOption(new Option('--agent <name>', 'agent CLI to run (env RALPH_AGENT)').choices([...PROVIDERS]))
     .option('--agent-path <path>', 'the agent binary to run (env RALPH_AGENT_PATH)')
     .option('--model <name>', 'model to ask the agent for')
@@ -55,20 +79,8 @@ export function addRunOptions(command: Command): Command {
     .option('-r, --resume-from <id>', 'skip stories before this one')
     .option('-d, --dry-run', 'print the prompt for the next story; run nothing')
     .option('--headless', 'plain line output even on a TTY')
-    .option('--json', 'NDJSON events on stdout (implies --headless)')
-    .option(
-      '--worktree',
-      "run in the PRD's worktree .ralph/worktrees/<name> (the default unless worktree.enabled: false)",
-    )
-    .option('--no-worktree', 'run in the current checkout')
-    .option('--branch <name>', 'branch to work on (default: the PRD branchName, else ralph/<name>)')
-    .option('--allow-dirty', 'stash uncommitted changes instead of refusing to start')
-    .option('--force', FORCE_HELP)
-    .option('--push', 'push the branch when every story has passed (config onComplete.push)')
-    .option(
-      '--pr',
-      'push and open a pull request with gh when every story has passed (config onComplete.createPR)',
-    )
+    .option('--json', 'NDJSON events on stdout (implies --headless)');
+  return addWorkspaceOptions(base, 'every story has passed')
     .option('-v, --verbose', "show the agent's own text and tool output")
     .option(
       '-l, --log <file>',

@@ -9,6 +9,7 @@ import { canDrawLive } from '../../ui/tui/can-draw-live.js';
 import { dryRun } from '../dry-run.js';
 import { openLog } from '../event-log-file.js';
 import { executeRun } from '../execute-run.js';
+import { withInterrupts } from '../interrupts.js';
 import { requireGitRepository } from '../require-git.js';
 import { openTaskContext } from '../task-context.js';
 import { isGoalFileTarget, runGoalFile } from './goal.js';
@@ -31,8 +32,6 @@ export async function runCommand(target: string | undefined, opts: RunOptions): 
 
   if (opts.dryRun) return dryRun(ctx, config, opts, promptTemplate);
 
-  const stop = new AbortController();
-  const kill = new AbortController();
   const logPath = opts.log ?? join(ctx.target.runDir, 'ralph.log');
   const log = openLog(logPath);
   const toScreen = opts.json
@@ -52,34 +51,12 @@ export async function runCommand(target: string | undefined, opts: RunOptions): 
     const { runInTui } = await import('../tui-session.js');
     return runInTui(ctx, config, opts, promptTemplate);
   }
-  const onSigint = () => {
-    if (!stop.signal.aborted) {
-      stop.abort();
-      emit({ type: 'stop-requested', how: 'graceful' });
-    } else if (!kill.signal.aborted) {
-      kill.abort();
-      emit({ type: 'stop-requested', how: 'immediate' });
-    }
-  };
-  process.on('SIGINT', onSigint);
-  // A terminal closing or a supervisor stopping us gets the immediate stop.
-  const onTerm = () => {
-    stop.abort();
-    kill.abort();
-  };
-  process.on('SIGTERM', onTerm);
-  process.on('SIGHUP', onTerm);
   try {
-    return await executeRun(ctx, config, opts, {
-      promptTemplate,
-      emit,
-      stop: stop.signal,
-      kill: kill.signal,
-    });
+    return await withInterrupts(
+      (how) => emit({ type: 'stop-requested', how }),
+      ({ stop, kill }) => executeRun(ctx, config, opts, { promptTemplate, emit, stop, kill }),
+    );
   } finally {
-    process.off('SIGINT', onSigint);
-    process.off('SIGTERM', onTerm);
-    process.off('SIGHUP', onTerm);
     await log.close();
   }
 }
