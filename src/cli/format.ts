@@ -17,3 +17,6 @@ export function duration(ms: number): string {
     ? `${m}m ${String(s % 60).padStart(2, '0')}s`
     : `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
 }
+
+export const firstLine = (text: string): string => text.trim().split('\n')[0] ?? '';
+export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;

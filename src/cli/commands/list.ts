@@ -2,21 +2,41 @@ import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { ExitCode } from '../../core/errors.js';
+import type { GoalMode } from '../../core/goal-types.js';
 import { isGitRepo } from '../../git/index.js';
 import { listRalphWorktrees, type RalphWorktree } from '../../git/ralph-worktrees.js';
+import { isGoalRun, listGoalRuns } from '../../goal/goal-runs.js';
+import type { GoalRunState } from '../../goal/goal-summary.js';
 import { readPrd } from '../../sources/load-task-source.js';
-import { isValidPrdName, runPaths, worktreesDir } from '../../state/layout.js';
+import { isValidPrdName, runDir, runPaths, worktreesDir } from '../../state/layout.js';
 import { findProjectRoot } from '../../state/project-root.js';
 import { resolveTarget } from '../../state/resolve-target.js';
+import { firstLine } from '../format.js';
+import { readGoalRun } from '../goal-target.js';
 import { liveTaskPath } from '../task-context.js';
 
 interface ListedPrd {
+  kind: 'prd';
   name: string;
   title: string | null;
   done: number;
   total: number;
   errors: number;
   /** The PRD's worktree, when it has one. */
+  worktree: { path: string; branch: string | null } | null;
+}
+
+interface ListedGoal {
+  kind: 'goal';
+  name: string;
+  /** The goal's first line. */
+  title: string;
+  /** Steps completed, of the steps made so far. */
+  done: number;
+  total: number;
+  /** `invalid`: its PROGRESS.yaml does not read (`ralph status <name>` says where). */
+  state: GoalRunState | 'invalid';
+  mode: GoalMode | null;
   worktree: { path: string; branch: string | null } | null;
 }
 
@@ -38,16 +58,20 @@ export async function listCommand(opts: { json?: boolean }): Promise<number> {
   for (const name of names) read.push(await describe(root, name));
   const worktrees = await listing;
   const rows = read.map((row): ListedPrd => ({ ...row, worktree: worktreeOf(row.name, worktrees) }));
+  const goals: ListedGoal[] = [];
+  for (const name of await listGoalRuns(root)) {
+    if (!names.includes(name)) goals.push(await describeGoal(root, name));
+  }
   const orphans = worktrees.flatMap((w) => orphanOf(root, w, names));
 
   if (opts.json) {
-    // Orphans are listed in the text output only, so the JSON stays one row per PRD.
-    console.log(JSON.stringify(rows, null, 2));
+    // Orphans are listed in the text output only, so the JSON stays one row per PRD or goal run.
+    console.log(JSON.stringify([...rows, ...goals], null, 2));
     return ExitCode.Success;
   }
-  if (rows.length === 0) {
+  if (rows.length === 0 && goals.length === 0) {
     console.log('no PRDs in .ralph/prds (create one with `ralph new`, or see `ralph init`)');
-  } else {
+  } else if (rows.length > 0) {
     const width = Math.max(...rows.map((r) => r.name.length));
     for (const r of rows) {
       const progress =
@@ -56,6 +80,7 @@ export async function listCommand(opts: { json?: boolean }): Promise<number> {
       console.log(`${r.name.padEnd(width)}  ${progress.padEnd(7)}  ${r.title ?? ''}${where}`);
     }
   }
+  if (goals.length > 0) printGoals(goals, rows.length > 0);
   if (orphans.length > 0) {
     console.log('');
     console.log('orphaned worktrees (remove with `ralph clean <name>`):');
@@ -75,7 +100,9 @@ function orphanOf(root: string, w: RalphWorktree, names: readonly string[]): Orp
   if (!w.present) return orphan('folder missing; `git worktree prune` forgets it');
   if (!w.registered) return orphan('not a registered git worktree');
   const known =
-    names.includes(w.name) || (isValidPrdName(w.name) && existsSync(runPaths(root, w.name).state));
+    names.includes(w.name) ||
+    (isValidPrdName(w.name) && existsSync(runPaths(root, w.name).state)) ||
+    isGoalRun(root, w.name);
   return known ? [] : orphan('no PRD of that name');
 }
 
@@ -100,9 +127,12 @@ async function describe(root: string, name: string): Promise<Omit<ListedPrd, 'wo
   try {
     const target = await resolveTarget(root, name);
     const result = await readPrd(liveTaskPath(root, target));
-    if (!result.ok) return { name, title: null, done: 0, total: 0, errors: result.issues.length };
+    if (!result.ok) {
+      return { kind: 'prd', name, title: null, done: 0, total: 0, errors: result.issues.length };
+    }
     const stories = result.prd.stories;
     return {
+      kind: 'prd',
       name,
       title: result.prd.project,
       done: stories.filter((s) => s.status === 'done').length,
@@ -111,6 +141,36 @@ async function describe(root: string, name: string): Promise<Omit<ListedPrd, 'wo
     };
   } catch {
     // A PRD folder without a task file: listed, so the user sees it.
-    return { name, title: null, done: 0, total: 0, errors: 1 };
+    return { kind: 'prd', name, title: null, done: 0, total: 0, errors: 1 };
+  }
+}
+
+async function describeGoal(root: string, name: string): Promise<ListedGoal> {
+  const view = await readGoalRun({ root, name, runDir: runDir(root, name) }).catch(() => null);
+  if (view === null) {
+    return { kind: 'goal', name, title: '', done: 0, total: 0, state: 'invalid', mode: null, worktree: null };
+  }
+  const { summary, worktree } = view;
+  return {
+    kind: 'goal',
+    name,
+    title: firstLine(summary.goal),
+    done: summary.done,
+    total: summary.total,
+    state: summary.state,
+    mode: summary.mode,
+    worktree,
+  };
+}
+
+function printGoals(goals: readonly ListedGoal[], afterPrds: boolean): void {
+  if (afterPrds) console.log('');
+  console.log('goal runs:');
+  const width = Math.max(...goals.map((g) => g.name.length));
+  for (const g of goals) {
+    const steps = `${g.done}/${g.total} steps`;
+    const state = g.state === 'running' && g.mode ? `running (${g.mode})` : g.state;
+    const where = g.worktree ? `  [worktree on ${g.worktree.branch ?? 'a detached HEAD'}]` : '';
+    console.log(`  ${g.name.padEnd(width)}  ${steps.padEnd(11)}  ${state.padEnd(11)}  ${g.title}${where}`);
   }
 }

@@ -3,14 +3,15 @@ import { join } from 'node:path';
 import { ExitCode, UsageError } from '../../core/errors.js';
 import { findProjectRoot } from '../../state/project-root.js';
 import { resolveTarget } from '../../state/resolve-target.js';
+import { findGoalRun } from '../goal-target.js';
 
 /**
  * The run's human-readable log, or with `--iteration N` the agent's raw
  * stream for that iteration, exactly as the agent printed it.
  */
 export async function logsCommand(target: string | undefined, opts: { iteration?: number }): Promise<number> {
-  const root = await findProjectRoot(process.cwd());
-  const resolved = await resolveTarget(root, target);
+  const goal = await findGoalRun(target);
+  const resolved = goal ?? (await resolveTarget(await findProjectRoot(process.cwd()), target));
   if (opts.iteration === undefined) {
     process.stdout.write(
       await readOrExplain(join(resolved.runDir, 'ralph.log'), `no log yet for ${resolved.name}`),

@@ -3,7 +3,9 @@ import { ExitCode } from '../../core/errors.js';
 import { formatUsd as money } from '../../core/money.js';
 import { type RunState, readRunState } from '../../state/run-state.js';
 import { duration } from '../format.js';
+import { findGoalRun } from '../goal-target.js';
 import { openTaskContext } from '../task-context.js';
+import { goalReportCommand } from './goal-report.js';
 
 interface ReportRow {
   id: string;
@@ -18,6 +20,8 @@ interface ReportRow {
 
 /** The per-story receipt: attempts (retries included), time, tokens and cost. */
 export async function reportCommand(target: string | undefined, opts: { json?: boolean }): Promise<number> {
+  const goal = await findGoalRun(target);
+  if (goal) return goalReportCommand(goal, opts);
   const ctx = await openTaskContext(target);
   const run = await readRunState(join(ctx.target.runDir, 'state.json'));
   const rows: ReportRow[] = ctx.prd.stories.map((s) => {

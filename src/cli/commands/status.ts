@@ -6,7 +6,9 @@ import type { Story } from '../../core/types.js';
 import { inspectLock } from '../../state/lock.js';
 import { type CurrentAttempt, type RunState, readRunState } from '../../state/run-state.js';
 import { duration, statusMark } from '../format.js';
+import { findGoalRun } from '../goal-target.js';
 import { openTaskContext } from '../task-context.js';
+import { goalStatusCommand } from './goal-status.js';
 
 /** The attempt a live run is on: the run state names it, the lock says whether that run is still going. */
 interface Running extends CurrentAttempt {
@@ -15,6 +17,8 @@ interface Running extends CurrentAttempt {
 }
 
 export async function statusCommand(target: string | undefined, opts: { json?: boolean }): Promise<number> {
+  const goal = await findGoalRun(target);
+  if (goal) return goalStatusCommand(goal, opts);
   const ctx = await openTaskContext(target);
   const run = await readRunState(join(ctx.target.runDir, 'state.json'));
   const lock = await inspectLock(join(ctx.target.runDir, 'lock'));
