@@ -73,6 +73,11 @@ export async function addWorktree(cwd: string, options: AddWorktreeOptions): Pro
   await git(args, { cwd });
 }
 
+/** A work tree at `commit` with a detached HEAD: a scratch checkout that moves no branch. */
+export async function addDetachedWorktree(cwd: string, dir: string, commit: string): Promise<void> {
+  await git(['worktree', 'add', '--quiet', '--detach', dir, commit], { cwd });
+}
+
 /** `git worktree remove`; `force` also discards uncommitted changes in it. The branch stays. */
 export async function removeWorktree(
   cwd: string,

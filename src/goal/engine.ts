@@ -169,6 +169,8 @@ async function iterate(ctx: GoalContext, resumed: boolean): Promise<GoalOutcome>
       );
     }
     const selection = selectionFor(progress);
+    // What background hooks wrote lands now, before the iteration records its HEAD.
+    await hooks.betweenIterations();
     const run = await runGoalIteration(ctx, selection, agents.current());
     const { outcome } = run;
     if (outcome.kind === 'aborted' || outcome.kind === 'rate-limited') {

@@ -5,7 +5,7 @@ import type { GoalContext } from './context.js';
 import type { IterationOutcome, IterationRun } from './iteration.js';
 import { type IterationInfo, recordAccepted, recordFailure } from './progress-update.js';
 import { stepCounts } from './session.js';
-import { dirtyPaths, rollBackIteration } from './tree.js';
+import { rollBackIteration } from './tree.js';
 
 export type { IterationInfo } from './progress-update.js';
 
@@ -87,7 +87,7 @@ export async function recordResult(
   return applied.decision;
 }
 
-/** The iteration's hooks; sequential ones finish before this returns. */
+/** The iteration's hooks; sequential ones finish (and their changes are committed) before this returns. */
 export async function runHooks(hooks: HookRunner, ctx: GoalContext, run: IterationRun, info: IterationInfo) {
   if (!hooks.active) return;
   await hooks.afterIteration({
@@ -97,13 +97,4 @@ export async function runHooks(hooks: HookRunner, ctx: GoalContext, run: Iterati
     ...(info.stepId !== undefined ? { stepId: info.stepId } : {}),
     ...(ctx.spec.goalFile !== undefined ? { prd: ctx.spec.goalFile } : {}),
   });
-  // The next iteration must end with a clean tree, so edits a hook leaves behind would fail it.
-  const dirty = await dirtyPaths(ctx);
-  if (dirty.length > 0) {
-    ctx.emit({
-      type: 'goal-warning',
-      iteration: run.iteration,
-      message: `the hooks left uncommitted changes (${dirty.slice(0, 5).join(', ')}); a hook that edits the repository should run sequentially and commit its work`,
-    });
-  }
 }

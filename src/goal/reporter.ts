@@ -64,6 +64,8 @@ export function describeGoalEvent(event: GoalEvent, verbose: boolean): string | 
       return finishedLines(event);
     case 'hook-started':
     case 'hook-finished':
+    case 'hook-committed':
+    case 'hook-not-landed':
       return describeHookEvent(event, verbose);
     default:
       return describeEvent(event, verbose);

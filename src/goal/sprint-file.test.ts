@@ -71,7 +71,7 @@ describe('parseSprint', () => {
     });
     expect(spec.hooks).toEqual([{ ...learning, enabled: true }]);
     expect(issuesOf('goal: x\nper-iteration-hooks:\n  docs:\n    enabled: true\n', [learning])).toEqual([
-      `${FILE}:3:3: per-iteration-hooks.docs: no hook "docs" in .ralph/config.yaml (configured: learning); define it here as a list item with run: or prompt:`,
+      `${FILE}:3:3: per-iteration-hooks.docs: no hook "docs" in .ralph/config.yaml (configured: learning); define it here as a list item with run:, prompt: or workflow:`,
     ]);
   });
 
@@ -92,6 +92,29 @@ describe('parseSprint', () => {
   it('insists on workflow: ralph when asked to (ralph run <file>)', () => {
     expect(() => parseSprint('goal: x\n', FILE, { configHooks: [], requireWorkflow: true })).toThrow(
       InvalidInputError,
+    );
+  });
+
+  it('reads a hook that names a prompt file with workflow:, and points at a missing one', () => {
+    const text =
+      'goal: x\nper-iteration-hooks:\n  - id: docs\n    workflow: doc-update\n    parallel: true\n';
+    const spec = parseSprint(text, FILE, { configHooks: [], workflowExists: (n) => n === 'doc-update' });
+    expect(spec.hooks).toEqual([{ id: 'docs', workflow: 'doc-update', parallel: true, enabled: true }]);
+    let issues: string[] = [];
+    try {
+      parseSprint(text, FILE, { configHooks: [], workflowExists: () => false });
+    } catch (error) {
+      if (error instanceof InvalidInputError) issues = error.issues.map(formatIssue);
+    }
+    expect(issues).toEqual([
+      `${FILE}:4:15: per-iteration-hooks[0].workflow: no prompt file .ralph/workflows/doc-update.md`,
+    ]);
+    expect(
+      issuesOf(
+        'goal: x\nper-iteration-hooks:\n  - id: l\n    workflow: "m42-signs:learning-extraction"\n',
+      )[0],
+    ).toMatch(
+      /:4:15: per-iteration-hooks\[0\]\.workflow: plugin workflows .* use `prompt: "\/namespace:command/,
     );
   });
 });

@@ -15,6 +15,8 @@ export interface SprintFileOptions {
   configHooks: readonly Hook[];
   /** `ralph run <file>` insists on `workflow: ralph`; `ralph goal --file` assumes it. */
   requireWorkflow?: boolean;
+  /** Whether `.ralph/workflows/<name>.md` exists, for hooks the file defines with `workflow: <name>`. */
+  workflowExists?: (name: string) => boolean;
 }
 
 /** Reads and validates a SPRINT.yaml; any problem is an exit-2 error with file:line:column. */
@@ -38,7 +40,7 @@ export function parseSprint(text: string, file: string, options: SprintFileOptio
   if (options.requireWorkflow && sprint.workflow === undefined) {
     throw fail([at(file, yaml, [], 'not a goal file: it needs `workflow: ralph`', false)]);
   }
-  const hooks = mergeHooks(sprint['per-iteration-hooks'], options.configHooks, yaml, file);
+  const hooks = mergeHooks(sprint['per-iteration-hooks'], options, yaml, file);
   if (hooks.issues.length > 0) throw fail(hooks.issues);
   const maxIterations = sprint.ralph['max-iterations'];
   return {
@@ -67,10 +69,11 @@ function defaultName(file: string): string {
  */
 function mergeHooks(
   raw: unknown,
-  configHooks: readonly Hook[],
+  options: SprintFileOptions,
   yaml: ParsedYaml,
   file: string,
 ): { hooks: Hook[]; issues: ValidationIssue[] } {
+  const { configHooks, workflowExists } = options;
   const base = 'per-iteration-hooks';
   if (raw === undefined || raw === null) return { hooks: [...configHooks], issues: [] };
   if (Array.isArray(raw)) {
@@ -81,6 +84,20 @@ function mergeHooks(
         issues: list.error.issues.flatMap((i) => toIssues(i, yaml, file, [base], HookListSchema)),
       };
     }
+    const missing = list.data.flatMap((h, index) =>
+      h.workflow !== undefined && workflowExists !== undefined && !workflowExists(h.workflow)
+        ? [
+            at(
+              file,
+              yaml,
+              [base, index, 'workflow'],
+              `no prompt file .ralph/workflows/${h.workflow}.md`,
+              false,
+            ),
+          ]
+        : [],
+    );
+    if (missing.length > 0) return { hooks: [], issues: missing };
     const defined = new Map(list.data.map((h) => [h.id, h]));
     const kept = configHooks.map((h) => defined.get(h.id) ?? h);
     const added = list.data.filter((h) => !configHooks.some((c) => c.id === h.id));
@@ -99,7 +116,7 @@ function mergeHooks(
         file,
         yaml,
         [base, id],
-        `no hook "${id}" in .ralph/config.yaml (${known.length > 0 ? `configured: ${known.join(', ')}` : 'none is configured'}); define it here as a list item with run: or prompt:`,
+        `no hook "${id}" in .ralph/config.yaml (${known.length > 0 ? `configured: ${known.join(', ')}` : 'none is configured'}); define it here as a list item with run:, prompt: or workflow:`,
         true,
       ),
     );

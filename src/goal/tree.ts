@@ -1,6 +1,5 @@
 import { rescueStamp, rollBackAttempt } from '../attempt/rollback.js';
 import { isTemporaryFile } from '../core/temporary-files.js';
-import { statusPorcelain } from '../git/index.js';
 import { prepareCheckout, type StashedChanges } from '../loop/tree-guard.js';
 import type { GoalContext } from './context.js';
 
@@ -13,11 +12,6 @@ export function goalToolPaths(ctx: TreeContext): string[] {
 
 export function isToolPath(ctx: TreeContext, path: string): boolean {
   return path === '.ralph' || path.startsWith('.ralph/') || path === ctx.goalFileInRepo;
-}
-
-/** The agent's uncommitted changes, the tool's own files aside. */
-export async function dirtyPaths(ctx: TreeContext): Promise<string[]> {
-  return (await statusPorcelain(ctx.cwd)).map((e) => e.path).filter((p) => !isToolPath(ctx, p));
 }
 
 /**

@@ -164,6 +164,8 @@ async function iterate(ctx: RunContext, initial: RunState, resumed: boolean): Pr
       );
     }
 
+    // What background hooks wrote lands now, before the attempt records its HEAD.
+    await hooks.betweenIterations();
     const result = await runStoryAttempt(ctx, state, selection.story, agents.current());
     state = result.state;
     const { verdict, story } = result;

@@ -9,6 +9,15 @@ const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`;
  */
 export function describeHookEvent(event: HookEvent, verbose: boolean): string | null {
   const what = `hook ${event.hookId}${event.parallel ? ' (parallel)' : ''}`;
+  if (event.type === 'hook-committed') {
+    const shas = event.commits.map((c) => c.sha.slice(0, 7)).join(', ');
+    return verbose
+      ? `  ${what}: what it wrote after iteration ${event.iteration} is committed (${shas})`
+      : null;
+  }
+  if (event.type === 'hook-not-landed') {
+    return `  ✗ ${what}: what it wrote after iteration ${event.iteration} is not on the branch: ${event.reason}${event.ref ? ` (kept at ${event.ref})` : ''}`;
+  }
   if (event.type === 'hook-started')
     return verbose ? `  ${what} started after iteration ${event.iteration}` : null;
   if (event.status === 'completed') {

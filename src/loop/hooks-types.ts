@@ -34,11 +34,32 @@ export const HookTaskRecordSchema = z.object({
   outputFile: z.string().min(1),
   /** Why it failed, when that is not just a non-zero exit code. */
   error: z.string().optional(),
+  /** The commits on the loop's branch holding what it wrote. */
+  commits: z.array(z.string()).optional(),
+  /** What it wrote did not land (it conflicted): the ref its commits are kept under. */
+  keptAt: z.string().optional(),
 });
 export type HookTaskRecord = z.infer<typeof HookTaskRecordSchema>;
 
 /** The hook runner's events; both the goal loop and the PRD loop pass them through. */
 export type HookEvent =
+  /** What a hook wrote is on the loop's branch, in `commits` (between two iterations). */
+  | {
+      type: 'hook-committed';
+      iteration: number;
+      hookId: string;
+      parallel: boolean;
+      commits: { sha: string; subject: string }[];
+    }
+  /** What a hook wrote could not be committed or brought onto the branch; `ref` keeps it when it could. */
+  | {
+      type: 'hook-not-landed';
+      iteration: number;
+      hookId: string;
+      parallel: boolean;
+      reason: string;
+      ref?: string;
+    }
   | {
       type: 'hook-started';
       iteration: number;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WORKFLOW_NAME } from './layout.js';
 import { PROVIDERS } from './providers.js';
 
 export { PROVIDERS };
@@ -33,11 +34,25 @@ export const HookSchema = z
     id: z.string().min(1),
     run: z.string().min(1).optional(),
     prompt: z.string().min(1).optional(),
+    /** The name of a prompt file, `.ralph/workflows/<name>.md` (seed 004's local workflow). */
+    workflow: z
+      .string()
+      .min(1)
+      .refine((name) => !name.includes(':'), {
+        message:
+          'plugin workflows (`namespace:command`) are not run by ralph; use `prompt: "/namespace:command …"` to have the agent run it, or write the prompt to .ralph/workflows/<name>.md',
+      })
+      .refine((name) => WORKFLOW_NAME.test(name), {
+        message:
+          'a workflow is named by a file name in .ralph/workflows/ (letters, digits, ., _, -), not a path',
+      })
+      .optional(),
     parallel: z.boolean().default(false),
     enabled: z.boolean().default(true),
   })
-  .refine((hook) => (hook.run === undefined) !== (hook.prompt === undefined), {
-    message: 'a hook needs exactly one of `run` (a shell command) or `prompt` (an agent prompt)',
+  .refine((hook) => [hook.run, hook.prompt, hook.workflow].filter((x) => x !== undefined).length === 1, {
+    message:
+      'a hook needs exactly one of `run` (a shell command), `prompt` (an agent prompt) or `workflow` (a prompt file in .ralph/workflows/)',
   });
 export type Hook = z.infer<typeof HookSchema>;
 

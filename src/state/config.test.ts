@@ -139,6 +139,30 @@ describe('parseConfig', () => {
     expect(issues[1]).toMatchObject({ line: 7, column: 9, message: 'duplicate hook id "b"' });
   });
 
+  it('checks that a workflow hook names a prompt file that exists, and no path', () => {
+    const text = lines(
+      'hooks:',
+      '  - id: docs',
+      '    workflow: doc-update',
+      '  - id: bad',
+      '    workflow: ../x',
+    );
+    const { issues } = parseConfig(text, FILE, { workflowExists: () => false });
+    expect(issues.map((i) => [i.path, i.line, i.column])).toEqual([['hooks[1].workflow', 5, 15]]);
+    expect(issues[0]?.message).toMatch(/file name in .ralph\/workflows\/.*not a path/);
+    const missing = parseConfig(lines('hooks:', '  - id: docs', '    workflow: doc-update'), FILE, {
+      workflowExists: () => false,
+    }).issues;
+    expect(missing).toMatchObject([
+      { path: 'hooks[0].workflow', line: 3, column: 15, message: expect.stringContaining('doc-update.md') },
+    ]);
+    const found = parseConfig(lines('hooks:', '  - id: docs', '    workflow: doc-update'), FILE, {
+      workflowExists: (name) => name === 'doc-update',
+    });
+    expect(found.issues).toEqual([]);
+    expect(found.config.hooks[0]).toMatchObject({ id: 'docs', workflow: 'doc-update' });
+  });
+
   it('suggests the right key inside list items too', () => {
     const { issues } = parse(lines('hooks:', '  - id: docs', '    run: x', '    paralel: true'));
     expect(issues).toEqual([

@@ -1,10 +1,11 @@
+import { existsSync } from 'node:fs';
 import type { z } from 'zod';
 import { InvalidInputError } from '../core/errors.js';
 import { formatPath, hasErrors, type ValidationIssue } from '../core/validation-issue.js';
 import { closestKey, knownKeys } from './closest-key.js';
 import { type Config, ConfigSchema, defaultConfig } from './config-schema.js';
 import { readTextOrNull } from './fs-util.js';
-import { configPath } from './layout.js';
+import { configPath, workflowFile, workflowsDir } from './layout.js';
 import { type ParsedYaml, parseYaml } from './yaml-document.js';
 
 export type { Config, Hook, Provider } from './config-schema.js';
@@ -24,7 +25,11 @@ export async function loadConfig(root: string): Promise<ConfigResult> {
   const file = configPath(root);
   const text = await readTextOrNull(file);
   if (text === null) return { config: defaultConfig(), issues: [], file, exists: false };
-  return { ...parseConfig(text, file), file, exists: true };
+  const workflows = workflowsDir(root);
+  const parsed = parseConfig(text, file, {
+    workflowExists: (name) => existsSync(workflowFile(workflows, name)),
+  });
+  return { ...parsed, file, exists: true };
 }
 
 /** `loadConfig` for commands that cannot go on with a broken config. */
@@ -34,13 +39,39 @@ export async function loadConfigOrThrow(root: string): Promise<Config> {
   return result.config;
 }
 
+export interface ConfigChecks {
+  /** Whether `.ralph/workflows/<name>.md` exists, for hooks with `workflow: <name>`. */
+  workflowExists?: (name: string) => boolean;
+}
+
 /** Validates config text; `file` is only used in the issues. */
-export function parseConfig(text: string, file: string): { config: Config; issues: ValidationIssue[] } {
+export function parseConfig(
+  text: string,
+  file: string,
+  checks: ConfigChecks = {},
+): { config: Config; issues: ValidationIssue[] } {
   const yaml = parseYaml(text, file);
   if (hasErrors(yaml.issues)) return { config: defaultConfig(), issues: yaml.issues };
   const raw = yaml.value ?? {};
   const parsed = ConfigSchema.safeParse(raw);
-  if (parsed.success) return { config: parsed.data, issues: yaml.issues };
+  if (parsed.success) {
+    const exists = checks.workflowExists;
+    const missing = parsed.data.hooks.flatMap((hook, index) =>
+      hook.workflow !== undefined && exists !== undefined && !exists(hook.workflow)
+        ? [
+            at(
+              file,
+              yaml,
+              ['hooks', index, 'workflow'],
+              `no prompt file .ralph/workflows/${hook.workflow}.md for this workflow`,
+              false,
+            ),
+          ]
+        : [],
+    );
+    if (missing.length > 0) return { config: defaultConfig(), issues: [...yaml.issues, ...missing] };
+    return { config: parsed.data, issues: yaml.issues };
+  }
   const issues = parsed.error.issues.flatMap((issue) => toIssues(issue, yaml, file));
   return { config: defaultConfig(), issues: [...yaml.issues, ...issues] };
 }

@@ -40,6 +40,13 @@ export const prdsDir = (root: string): string => path.join(ralphDir(root), 'prds
 export const runsDir = (root: string): string => path.join(ralphDir(root), 'runs');
 export const worktreesDir = (root: string): string => path.join(ralphDir(root), 'worktrees');
 export const archiveDir = (root: string): string => path.join(ralphDir(root), 'archive');
+export const workflowsDir = (root: string): string => path.join(ralphDir(root), 'workflows');
+
+/** A `workflow:` name of a hook: a file name in `.ralph/workflows/`, never a path. */
+export const WORKFLOW_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** `.ralph/workflows/<name>.md` for `workflow: <name>`, given the workflows folder. */
+export const workflowFile = (dir: string, name: string): string => path.join(dir, `${name}.md`);
 
 export interface PrdPaths {
   dir: string;

@@ -73,6 +73,8 @@ export function describeEvent(event: LoopEvent, verbose: boolean): string | null
       return `iteration limit now ${event.maxIterations}`;
     case 'hook-started':
     case 'hook-finished':
+    case 'hook-committed':
+    case 'hook-not-landed':
       return describeHookEvent(event, verbose);
     case 'run-finished':
       return `${event.message} — ${event.passed}/${event.total} passed, ${plural(event.iterations, 'iteration')}, ${money(event.costUsd)}${event.parked.length ? `, parked: ${event.parked.join(', ')}` : ''} (exit ${event.exitCode})`;

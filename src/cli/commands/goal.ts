@@ -12,7 +12,7 @@ import { beginSession, newGoalProgress } from '../../goal/progress-update.js';
 import { createGoalReporter } from '../../goal/reporter.js';
 import { readSprintFile } from '../../goal/sprint-file.js';
 import { type Config, loadConfigOrThrow } from '../../state/config.js';
-import { runDir, validatePrdName } from '../../state/layout.js';
+import { runDir, validatePrdName, workflowFile, workflowsDir } from '../../state/layout.js';
 import { findProjectRoot } from '../../state/project-root.js';
 import { executeGoal, goalMaxIterations } from '../execute-goal.js';
 import { withInterrupts } from '../interrupts.js';
@@ -63,7 +63,12 @@ async function goalSpec(
   let spec: GoalSpec;
   if (opts.file !== undefined) {
     if (goal !== undefined) throw new UsageError('give the goal as text or with --file, not both');
-    spec = await readSprintFile(resolve(opts.file), { configHooks: config.hooks, requireWorkflow });
+    const workflows = workflowsDir(root);
+    spec = await readSprintFile(resolve(opts.file), {
+      configHooks: config.hooks,
+      requireWorkflow,
+      workflowExists: (name) => existsSync(workflowFile(workflows, name)),
+    });
   } else {
     if (goal === undefined || goal.trim() === '') {
       throw new UsageError('no goal given', [
