@@ -42,17 +42,22 @@ export function goalSpecFromText(goal: string, options: TextGoalOptions = {}): G
 export const GOAL_NAME_LENGTH = 40;
 
 /**
- * A readable run name for a goal text: its first words, kebab-case, at most
- * `GOAL_NAME_LENGTH` characters (`Write two step files.` →
- * `write-two-step-files`). Running the same goal again finds the same run;
- * a different goal that starts with the same words is told apart by
- * `chooseGoalRunName`.
+ * A readable run name for a goal text: the first words of its first line,
+ * kebab-case, at most `GOAL_NAME_LENGTH` characters (`Write two step
+ * files.` → `write-two-step-files`). Running the same goal again finds the
+ * same run; a different goal that starts with the same words is told apart
+ * by `chooseGoalRunName`.
  */
 export function nameForGoal(goal: string): string {
+  const firstLine = goal.trim().split('\n')[0] ?? '';
   // Accents are dropped rather than turned into word breaks: `Créer` → `creer`.
-  const plain = goal.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
-  const words = sanitizeName(plain.trim().toLowerCase())
-    .split('-')
+  const plain = firstLine
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
+  const words = plain
+    .split(/\s+/)
+    .map((w) => w.replace(/[^a-z0-9._-]+/g, '-').replace(/^[-._]+|[-._]+$/g, ''))
     .filter((w) => w !== '');
   let name = '';
   for (const word of words) {
@@ -60,8 +65,8 @@ export function nameForGoal(goal: string): string {
     if (next.length > GOAL_NAME_LENGTH) break;
     name = next;
   }
-  // One word longer than the limit is cut rather than lost.
+  // A first word longer than the limit is cut rather than lost.
   if (name === '') name = (words[0] ?? '').slice(0, GOAL_NAME_LENGTH);
-  name = name.replace(/[-.]+$/, '');
-  return name === '' || name === 'prd' ? 'goal' : name;
+  const safe = sanitizeName(name);
+  return safe === 'prd' && name !== 'prd' ? 'goal' : safe;
 }

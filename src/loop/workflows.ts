@@ -8,5 +8,5 @@ export async function readWorkflowPrompt(dir: string, name: string): Promise<str
   const text = await readTextOrNull(file);
   if (text === null) throw new Error(`no workflow file ${file}`);
   if (text.trim() === '') throw new Error(`the workflow file ${file} is empty`);
-  return text;
+  return text.trim();
 }

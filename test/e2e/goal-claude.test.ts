@@ -3,98 +3,17 @@
  * binary against a scripted model on 127.0.0.1. The script answers by the
  * iteration number in ralph's prompt; every tool call really runs.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
-import { type AnthropicServer, startAnthropicServer } from '../support/anthropic-server.js';
-import { type ClaudeTestEnv, createClaudeEnv } from '../support/claude-env.js';
-import { createGitFixture, type GitFixture } from '../support/git-fixture.js';
-import { EXHAUSTED_TEXT, type Script, type Turn, turnToReply } from '../support/model-script.js';
+import {
+  commitFile,
+  createGoalProject,
+  type GoalProject,
+  ITERATION,
+  result,
+  twoFilePlan,
+} from '../support/goal-project.js';
 import { processesIn } from '../support/processes.js';
-import { type CliResult, runRalph } from '../support/ralph-cli.js';
-
-/** `plan[n][a]`: the turns of attempt a+1 at iteration n (attempts differ after a crash); the last repeats. */
-type GoalPlan = Record<number, Turn[][]>;
-
-interface GoalProject {
-  repo: GitFixture;
-  server: AnthropicServer;
-  claude: ClaudeTestEnv;
-  /** First-turn prompts of each iteration, in order. */
-  prompts(iteration: number): string[];
-  run(args: string[], options?: { onSpawn?: (pid: number) => void }): Promise<CliResult>;
-  progress(name: string): Promise<Record<string, unknown>>;
-  cleanup(): Promise<void>;
-}
-
-const ITERATION = /^## Iteration (\d+): /m;
-
-function goalScript(plan: GoalPlan): { script: Script; prompts: (n: number) => string[] } {
-  const sessions = new Map<number, string[]>();
-  const prompts = new Map<number, string[]>();
-  const script: Script = (req) => {
-    const n = Number(ITERATION.exec(req.prompt)?.[1] ?? Number.NaN);
-    const attempts = plan[n];
-    if (attempts === undefined) return { text: EXHAUSTED_TEXT };
-    const seen = sessions.get(n) ?? [];
-    const key = req.sessionId ?? `turn0:${seen.length}`;
-    if (!seen.includes(key) && (req.sessionId !== undefined || req.turn === 0)) {
-      seen.push(key);
-      sessions.set(n, seen);
-      prompts.set(n, [...(prompts.get(n) ?? []), req.prompt]);
-    }
-    const attempt = Math.max(0, seen.indexOf(key));
-    const turns = attempts[Math.min(attempt, attempts.length - 1)] ?? [];
-    const turn = turns[req.turn];
-    return turn === undefined ? { text: EXHAUSTED_TEXT } : turnToReply(turn);
-  };
-  return { script, prompts: (n) => prompts.get(n) ?? [] };
-}
-
-async function createGoalProject(plan: GoalPlan, files: Record<string, string> = {}): Promise<GoalProject> {
-  const { script, prompts } = goalScript(plan);
-  const server = await startAnthropicServer(script);
-  const claude = await createClaudeEnv(server.url, { maxRetries: 0 });
-  const repo = await createGitFixture({ files: { 'README.md': '# demo\n', ...files } });
-  return {
-    repo,
-    server,
-    claude,
-    prompts,
-    run: (args, options = {}) =>
-      runRalph(['goal', ...args], {
-        cwd: repo.dir,
-        env: { ...claude.env, RALPH_AGENT_PATH: claude.binaryPath },
-        ...(options.onSpawn ? { onSpawn: options.onSpawn } : {}),
-      }),
-    progress: async (name) =>
-      parse(await readFile(join(repo.dir, '.ralph', 'runs', name, 'PROGRESS.yaml'), 'utf8')) as Record<
-        string,
-        unknown
-      >,
-    cleanup: async () => {
-      await server.close();
-      await claude.cleanup();
-      await repo.cleanup();
-    },
-  };
-}
-
-/** A final message that ends with the JSON result. */
-const result = (value: Record<string, unknown>, prose = 'Done for this iteration.'): Turn => ({
-  text: `${prose}\n\n\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\``,
-});
-
-/** Writes a file and commits it, with one Bash call. */
-const commitFile = (file: string, content: string, message: string): Turn => ({
-  tool: 'Bash',
-  input: {
-    command: `printf '%s\\n' '${content}' > ${file} && git add ${file} && git commit -q -m '${message}'`,
-    description: 'write and commit',
-  },
-});
 
 const GOAL = 'Create greet.txt and bye.txt.';
 
@@ -106,37 +25,7 @@ afterEach(async () => {
 
 describe('ralph goal with Claude Code', () => {
   it('plans the goal into steps, executes them over several iterations, and completes it', async () => {
-    project = await createGoalProject({
-      1: [
-        [
-          result({
-            status: 'continue',
-            summary: 'Planned two steps',
-            pendingSteps: [
-              { id: null, prompt: 'Create greet.txt' },
-              { id: null, prompt: 'Create bye.txt' },
-            ],
-          }),
-        ],
-      ],
-      2: [
-        [
-          commitFile('greet.txt', 'hello', 'feat: greet'),
-          result({ status: 'continue', summary: 'Wrote greet.txt', completedStepIds: ['step-0'] }),
-        ],
-      ],
-      3: [
-        [
-          commitFile('bye.txt', 'bye', 'feat: bye'),
-          result({
-            status: 'goal-complete',
-            summary: 'Wrote bye.txt',
-            completedStepIds: ['step-1'],
-            goalCompleteSummary: 'greet.txt and bye.txt exist.',
-          }),
-        ],
-      ],
-    });
+    project = await createGoalProject(twoFilePlan());
     const run = await project.run([
       GOAL,
       '--name',

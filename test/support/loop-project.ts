@@ -1,11 +1,12 @@
 /** A throwaway project with a task file, a scripted model and the real Claude Code, for loop e2e tests. */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type AnthropicServer, startAnthropicServer } from './anthropic-server.js';
-import { type ClaudeTestEnv, createClaudeEnv } from './claude-env.js';
-import { createGitFixture, type GitFixture } from './git-fixture.js';
+import type { AnthropicServer } from './anthropic-server.js';
+import type { ClaudeTestEnv } from './claude-env.js';
+import type { GitFixture } from './git-fixture.js';
 import type { Script } from './model-script.js';
-import { type CliResult, runRalph } from './ralph-cli.js';
+import type { CliResult } from './ralph-cli.js';
+import { createScriptedProject } from './scripted-project.js';
 import { type StoryPlan, type StoryScript, storyScript } from './story-script.js';
 
 export interface LoopProject {
@@ -28,26 +29,15 @@ export async function createLoopProject(
   options: { wrap?: (script: Script) => Script } = {},
 ): Promise<LoopProject> {
   const stories = storyScript(plan);
-  const server = await startAnthropicServer(options.wrap ? options.wrap(stories.script) : stories.script);
-  const claude = await createClaudeEnv(server.url, { maxRetries: 0 });
-  const repo = await createGitFixture({ files: { 'README.md': '# demo\n', ...files } });
+  const base = await createScriptedProject(
+    options.wrap ? options.wrap(stories.script) : stories.script,
+    files,
+  );
   return {
-    repo,
-    server,
-    claude,
+    ...base,
     stories,
-    run: (args, options = {}) =>
-      runRalph(['run', ...args], {
-        cwd: repo.dir,
-        env: { ...claude.env, ...options.env, RALPH_AGENT_PATH: claude.binaryPath },
-        ...(options.onSpawn ? { onSpawn: options.onSpawn } : {}),
-      }),
-    read: (path) => readFile(join(repo.dir, path), 'utf8'),
-    cleanup: async () => {
-      await server.close();
-      await claude.cleanup();
-      await repo.cleanup();
-    },
+    run: (args, options) => base.ralphWithAgent(['run', ...args], options),
+    read: (path) => readFile(join(base.repo.dir, path), 'utf8'),
   };
 }
 
