@@ -73,11 +73,12 @@ notifications:
   # Show a desktop notification when a run ends.
   desktop: false
 
-# Commands or prompts run after each iteration. Each entry:
+# Commands or prompts run after each iteration; what they write is committed by ralph. Each entry:
 #   - id: docs            # unique name
 #     run: "npm run docs"  # a shell command, or
-#     prompt: "..."        # a prompt for the agent (exactly one of run / prompt)
-#     parallel: false      # true: run in the background without blocking the next iteration
+#     prompt: "..."        # a prompt for the agent, or
+#     workflow: doc-update # the prompt in .ralph/workflows/doc-update.md (exactly one of the three)
+#     parallel: false      # true: run in a checkout of its own beside the next iteration
 #     enabled: true
 hooks: []
 
