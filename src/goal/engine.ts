@@ -4,6 +4,7 @@ import { wouldExceedCost } from '../core/budget.js';
 import { ExitCode } from '../core/errors.js';
 import type { HumanNeeded } from '../core/goal-types.js';
 import { AgentRotation } from '../loop/agent-rotation.js';
+import { recoverHooks } from '../loop/hook-recovery.js';
 import { createHookRunner } from '../loop/hooks.js';
 import { lockTakeoverEvent } from '../loop/lock-events.js';
 import { removeStaleTemporaries } from '../state/atomic.js';
@@ -77,6 +78,7 @@ export async function runGoalLoop(options: GoalLoopOptions): Promise<GoalOutcome
       ...(goalFileInRepo !== undefined ? { goalFileInRepo } : {}),
     };
     await recoverInterruptedIteration(ctx);
+    await recoverHooks(ctx.cwd, files.dir, spec.name, emit);
     const stashed = await prepareGoalTree(ctx);
     if (stashed) emit({ type: 'changes-stashed', ...stashed });
     await store.update((p) => p);

@@ -14,6 +14,7 @@ import { AgentRotation } from './agent-rotation.js';
 import { runStoryAttempt } from './attempt.js';
 import type { LoopOptions, RunContext } from './context.js';
 import type { LoopEvent, StopReason } from './events.js';
+import { recoverHooks } from './hook-recovery.js';
 import { createHookRunner } from './hooks.js';
 import { lockTakeoverEvent } from './lock-events.js';
 import { readTaskFile } from './read-task-file.js';
@@ -49,6 +50,7 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
     let state = saved ?? newRunState({ name: ctx.name, taskPath: ctx.source.path, now: now() });
     const resumed = saved !== null && (saved.current !== null || saved.stop === undefined);
     state = await recoverInterruptedAttempt(ctx, state);
+    await recoverHooks(ctx.cwd, files.dir, ctx.name, ctx.emit);
     state = startSession(state, now());
     const stashed = await prepareTree(ctx, { allowDirty: ctx.allowDirty ?? false });
     if (stashed) ctx.emit({ type: 'changes-stashed', ...stashed });

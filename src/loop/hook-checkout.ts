@@ -22,6 +22,9 @@ import { addDetachedWorktree, pruneWorktrees, removeWorktree } from '../git/work
 
 export const HOOK_REF_PREFIX = 'refs/ralph/hooks/';
 
+/** Where parallel hooks' checkouts live: `.ralph/runs/<name>/hooks/checkouts/<iteration>-<id>`. */
+export const hookCheckoutsDir = (runDir: string): string => path.join(runDir, 'hooks', 'checkouts');
+
 /** The subject of the commit holding what a hook wrote. */
 export const hookCommitMessage = (hookId: string, iteration: number): string =>
   `chore(ralph): hook ${hookId} after iteration ${iteration}`;

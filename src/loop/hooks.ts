@@ -17,10 +17,10 @@ import {
   commitHookChanges,
   HOOK_REF_PREFIX,
   type HookCheckout,
+  hookCheckoutsDir,
   hookCommitMessage,
   landHookCheckout,
   openHookCheckout,
-  sweepHookCheckouts,
 } from './hook-checkout.js';
 import { type HookExit, runCommandHook } from './hooks-command.js';
 import { runPromptHook } from './hooks-prompt.js';
@@ -93,7 +93,6 @@ const DEFAULT_TIMEOUT_MS = 30 * 60_000;
 const DEFAULT_IDLE_TIMEOUT_MS = 5 * 60_000;
 
 export const hookTasksFile = (runDir: string): string => path.join(runDir, 'hooks', 'tasks.jsonl');
-const checkoutsDir = (runDir: string): string => path.join(runDir, 'hooks', 'checkouts');
 
 export function createHookRunner(options: HookRunnerOptions): HookRunner {
   const enabled = options.hooks.filter((h) => h.enabled);
@@ -107,7 +106,6 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
   const waiting: ParallelTask[] = [];
   const started: ParallelTask[] = [];
   const ending = new AbortController();
-  let swept = false;
 
   // Record lines are written one after another, so the file keeps their order; drain waits for them.
   let writes: Promise<void> = Promise.resolve();
@@ -237,7 +235,7 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
     const stem = hookFileStem(task.vars.iteration, task.hook.id);
     try {
       if (!ending.signal.aborted) {
-        task.checkout = await openHookCheckout(cwd, path.join(checkoutsDir(options.runDir), stem));
+        task.checkout = await openHookCheckout(cwd, path.join(hookCheckoutsDir(options.runDir), stem));
       }
     } catch (error) {
       // Without a checkout of its own it cannot run beside an attempt: recorded as failed, never run here.
@@ -285,33 +283,10 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
     }
   };
 
-  /** Checkouts a killed run left behind: kept under refs, then removed. */
-  const sweep = async (runId: string) => {
-    if (swept || parallel.length === 0) return;
-    swept = true;
-    const kept = await sweepHookCheckouts(
-      cwd,
-      checkoutsDir(options.runDir),
-      `${HOOK_REF_PREFIX}${runId}/`,
-    ).catch(() => []);
-    for (const ref of kept) {
-      const [iteration, ...id] = path.basename(ref).split('-');
-      options.emit({
-        type: 'hook-not-landed',
-        iteration: Number(iteration) || 0,
-        hookId: id.join('-'),
-        parallel: true,
-        reason: 'its checkout was left by an interrupted run',
-        ref,
-      });
-    }
-  };
-
   return {
     active: enabled.length > 0,
     async afterIteration(vars) {
       if (ending.signal.aborted) return;
-      await sweep(vars.runId);
       for (const hook of sequential) {
         if (ending.signal.aborted) return;
         // A throwing listener is a bug, but must not become an unhandled rejection that ends the run.
