@@ -175,9 +175,12 @@ async function iterate(ctx: RunContext, initial: RunState, resumed: boolean): Pr
       await rollBack(ctx, story.id, result.state.current?.attempt ?? 1, result.headBefore);
       state = undoAttempt(state, story.id, ctx.now());
       await saveState(ctx, state);
-      const message = result.rateLimit?.message ?? 'rate limited';
+      const limit = {
+        message: result.rateLimit?.message ?? 'rate limited',
+        ...(result.rateLimit?.resetsAt ? { resetsAt: result.rateLimit.resetsAt } : {}),
+      };
       await agents.rateLimited(
-        { message, ...(result.rateLimit?.resetsAt ? { resetsAt: result.rateLimit.resetsAt } : {}) },
+        limit,
         {
           switched: (from, to, reason) => ctx.emit({ type: 'agent-switched', from, to, reason }),
           waiting: (waitMs) =>
@@ -186,8 +189,7 @@ async function iterate(ctx: RunContext, initial: RunState, resumed: boolean): Pr
               iteration: state.iteration,
               storyId: story.id,
               waitMs,
-              message,
-              ...(result.rateLimit?.resetsAt ? { resetsAt: result.rateLimit.resetsAt } : {}),
+              ...limit,
             }),
         },
         ctx.stopSignal,
