@@ -47,6 +47,7 @@ interface StatusJson {
 }
 
 describe('a goal run', () => {
+  // Three iterations and a dozen ralph commands: slow on a loaded machine.
   it('works in its own worktree on ralph/<name>, seen by status, list, report and logs, then opens a PR', async () => {
     const scratch = await makeTempDir('goal-run');
     temps.push(scratch);
@@ -149,7 +150,7 @@ describe('a goal run', () => {
     expect(call?.args.slice(6)).toEqual(['--head', `ralph/${NAME}`, '--base', 'main']);
     expect(call?.args[5]).toMatch(/\| step-0 \| Create greet\.txt \| 1 \| \$\d+\.\d\d \|/);
     expect(call?.cwd).toBe(worktree);
-  });
+  }, 240_000);
 
   it('runs in place with --no-worktree, stashing the user’s changes with --allow-dirty', async () => {
     const complete = [
