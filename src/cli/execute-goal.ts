@@ -115,6 +115,7 @@ async function goalLocked(
       name: spec.name,
       project: spec.goal.trim().split('\n')[0] ?? spec.name,
       stories: progress ? completedSteps(progress) : [],
+      unit: 'step',
       push,
       createPR,
       emit: run.emit,

@@ -23,6 +23,19 @@ describe('pull request text', () => {
     expect(body).toContain('**Login** (`auth`)');
   });
 
+  it('lists a goal run’s steps with the iterations that worked on them', () => {
+    const body = pullRequestBody({
+      name: 'auth',
+      project: 'Build auth',
+      stories: [{ id: 'step-0', title: 'Add login', attempts: 2, costUsd: 0.5 }],
+      unit: 'step',
+    });
+    expect(body).toMatch(/^Goal steps completed by ralph for \*\*Build auth\*\* \(`auth`\)/);
+    expect(body).toContain('| Step | Task | Iterations | Cost |');
+    expect(body).toContain('| step-0 | Add login | 2 | $0.50 |');
+    expect(body).toContain('1 step, 2 iterations, $0.50.');
+  });
+
   it('finds the URL gh prints, new or existing', () => {
     expect(parsePullRequestUrl('Creating pull request...\nhttps://github.com/o/r/pull/7\n')).toBe(
       'https://github.com/o/r/pull/7',

@@ -13,26 +13,47 @@ export const pullRequestTitle = (name: string, project: string): string => `feat
 const cell = (text: string): string =>
   text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 
-/** The pull request description: the stories the loop verified, with attempts and cost. */
+/** What a run completed: a PRD's stories, or a goal run's steps. */
+export type PullRequestUnit = 'story' | 'step';
+
+const WORDING = {
+  story: {
+    intro: (project: string, name: string) =>
+      `Stories completed by ralph for **${project}** (\`${name}\`), each verified: the agent's DONE signal, a new commit, the gate checks, a clean tree.`,
+    header: '| Story | Title | Attempts | Cost |',
+    count: (n: number) => `${n} stor${n === 1 ? 'y' : 'ies'}`,
+    tries: (n: number) => `${n} attempt${n === 1 ? '' : 's'}`,
+  },
+  step: {
+    intro: (project: string, name: string) =>
+      `Goal steps completed by ralph for **${project}** (\`${name}\`), each iteration verified: a valid result, the gate checks, a clean tree.`,
+    header: '| Step | Task | Iterations | Cost |',
+    count: (n: number) => `${n} step${n === 1 ? '' : 's'}`,
+    tries: (n: number) => `${n} iteration${n === 1 ? '' : 's'}`,
+  },
+} as const;
+
+/** The pull request description: the stories (or goal steps) the loop verified, with attempts and cost. */
 export function pullRequestBody(input: {
   name: string;
   project: string;
   stories: readonly PullRequestStory[];
+  unit?: PullRequestUnit;
 }): string {
+  const words = WORDING[input.unit ?? 'story'];
   const rows = input.stories.map(
     (s) => `| ${cell(s.id)} | ${cell(s.title)} | ${s.attempts} | ${money(s.costUsd)} |`,
   );
   const attempts = input.stories.reduce((sum, s) => sum + s.attempts, 0);
   const cost = input.stories.reduce((sum, s) => sum + s.costUsd, 0);
-  const count = input.stories.length;
   return [
-    `Stories completed by ralph for **${input.project}** (\`${input.name}\`), each verified: the agent's DONE signal, a new commit, the gate checks, a clean tree.`,
+    words.intro(input.project, input.name),
     '',
-    '| Story | Title | Attempts | Cost |',
+    words.header,
     '| --- | --- | ---: | ---: |',
     ...rows,
     '',
-    `${count} stor${count === 1 ? 'y' : 'ies'}, ${attempts} attempt${attempts === 1 ? '' : 's'}, ${money(cost)}.`,
+    `${words.count(input.stories.length)}, ${words.tries(attempts)}, ${money(cost)}.`,
     '',
   ].join('\n');
 }

@@ -3,6 +3,7 @@ import { defaultBranch, ralphBranch } from '../git/branches.js';
 import {
   createPullRequest,
   type PullRequestStory,
+  type PullRequestUnit,
   pullRequestBody,
   pullRequestTitle,
 } from '../git/pull-request.js';
@@ -26,6 +27,8 @@ export interface OnCompleteOptions {
   name: string;
   project: string;
   stories: readonly PullRequestStory[];
+  /** `step`: the pull request lists a goal run's steps. */
+  unit?: PullRequestUnit;
   push: boolean;
   createPR: boolean;
   emit?: (event: OnCompleteEvent) => void;
@@ -71,7 +74,12 @@ export async function onComplete(options: OnCompleteOptions): Promise<OnComplete
   const pr = await createPullRequest({
     cwd,
     title: pullRequestTitle(options.name, options.project),
-    body: pullRequestBody({ name: options.name, project: options.project, stories: options.stories }),
+    body: pullRequestBody({
+      name: options.name,
+      project: options.project,
+      stories: options.stories,
+      ...(options.unit ? { unit: options.unit } : {}),
+    }),
     head: branch,
     base,
     ...(options.env ? { env: options.env } : {}),

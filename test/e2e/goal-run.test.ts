@@ -148,7 +148,9 @@ describe('a goal run', () => {
       `feat(${NAME}): Write two step files`,
     ]);
     expect(call?.args.slice(6)).toEqual(['--head', `ralph/${NAME}`, '--base', 'main']);
-    expect(call?.args[5]).toMatch(/\| step-0 \| Create greet\.txt \| 1 \| \$\d+\.\d\d \|/);
+    expect(call?.args[5]).toMatch(/^Goal steps completed by ralph for \*\*Write two step files\*\*/);
+    expect(call?.args[5]).toMatch(/\| step-0 \| Create greet\.txt \| 1 \| \$[\d.]+ \|/);
+    expect(call?.args[5]).toMatch(/2 steps, 2 iterations, \$[\d.]+\./);
     expect(call?.cwd).toBe(worktree);
   }, 240_000);
 
