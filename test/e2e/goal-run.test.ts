@@ -48,7 +48,7 @@ interface StatusJson {
 
 describe('a goal run', () => {
   // Three iterations and a dozen ralph commands: slow on a loaded machine.
-  it('works in its own worktree on ralph/<name>, seen by status, list, report and logs, then opens a PR', async () => {
+  it('works in its own worktree on ralph/<name>, seen by status, list, report and logs; PR, merge and clean', async () => {
     const scratch = await makeTempDir('goal-run');
     temps.push(scratch);
     const release = join(scratch, 'release');
@@ -152,6 +152,12 @@ describe('a goal run', () => {
     expect(call?.args[5]).toMatch(/\| step-0 \| Create greet\.txt \| 1 \| \$[\d.]+ \|/);
     expect(call?.args[5]).toMatch(/2 steps, 2 iterations, \$[\d.]+\./);
     expect(call?.cwd).toBe(worktree);
+
+    // merge and clean finish a goal run as they finish a PRD's.
+    expect((await p.ralph(['merge', NAME])).exitCode).toBe(0);
+    expect(await readFile(join(p.repo.dir, 'bye.txt'), 'utf8')).toBe('bye\n');
+    expect((await p.ralph(['clean', NAME, '--delete-branch'])).exitCode).toBe(0);
+    expect(existsSync(worktree)).toBe(false);
   }, 240_000);
 
   it('runs in place with --no-worktree, stashing the user’s changes with --allow-dirty', async () => {
