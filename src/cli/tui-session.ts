@@ -9,6 +9,7 @@ import { worktreeDir } from '../state/layout.js';
 import { listPrdNames, type ResolvedTarget, resolveTarget } from '../state/resolve-target.js';
 import { readRunState } from '../state/run-state.js';
 import { exitSummary } from '../ui/tui/exit-summary.js';
+import type { TuiExit } from '../ui/tui/run-tui.js';
 import type { ActionResult, PrdSummary, SessionEvent, TuiSession } from '../ui/tui/session.js';
 import type { RunOptions } from './commands/run-options.js';
 import { openLog } from './event-log-file.js';
@@ -188,6 +189,25 @@ export async function runInTui(
     },
   };
 
+  return showTui(session, async (exit) => {
+    const names = exit.started.length > 0 ? exit.started : exit.selected ? [exit.selected] : [];
+    const entries = [];
+    for (const name of names) {
+      const prd = await summary(name).catch(() => undefined);
+      if (prd) entries.push({ prd, target: commandTarget(ctx.root, await resolve(name)) });
+    }
+    return exitSummary(entries);
+  });
+}
+
+/**
+ * Runs the TUI over a session until the user quits; then prints `summarize`'s
+ * lines to the shell. Resolves with the TUI's exit code.
+ */
+export async function showTui(
+  session: TuiSession,
+  summarize: (exit: TuiExit) => Promise<string[]>,
+): Promise<number> {
   const abort = new AbortController();
   const onTerm = () => abort.abort();
   process.on('SIGTERM', onTerm);
@@ -197,13 +217,7 @@ export async function runInTui(
     const exit = await runTui(session, { signal: abort.signal });
     // Closed by SIGTERM or SIGHUP: the terminal may be gone, and nobody reads a summary.
     if (abort.signal.aborted) return exit.code;
-    const names = exit.started.length > 0 ? exit.started : exit.selected ? [exit.selected] : [];
-    const entries = [];
-    for (const name of names) {
-      const prd = await summary(name).catch(() => undefined);
-      if (prd) entries.push({ prd, target: commandTarget(ctx.root, await resolve(name)) });
-    }
-    for (const line of exitSummary(entries)) process.stdout.write(`${line}\n`);
+    for (const line of await summarize(exit)) process.stdout.write(`${line}\n`);
     return exit.code;
   } finally {
     process.off('SIGTERM', onTerm);
@@ -218,7 +232,7 @@ export async function runInTui(
  * left running for a night accumulates. NODE_ENV is set only while the
  * modules load, so agents, gates and hooks never inherit it.
  */
-async function importTui(): Promise<typeof import('../ui/tui/run-tui.js')> {
+export async function importTui(): Promise<typeof import('../ui/tui/run-tui.js')> {
   const before = process.env.NODE_ENV;
   if (before === undefined) process.env.NODE_ENV = 'production';
   try {
@@ -229,7 +243,7 @@ async function importTui(): Promise<typeof import('../ui/tui/run-tui.js')> {
 }
 
 /** Runs this ralph's own CLI with arguments (never a shell) and reports its outcome for the TUI. */
-async function ralphCommand(cwd: string, args: string[]): Promise<ActionResult> {
+export async function ralphCommand(cwd: string, args: string[]): Promise<ActionResult> {
   const script = process.argv[1];
   if (script === undefined) return { ok: false, message: 'cannot find the ralph command' };
   try {
@@ -244,7 +258,7 @@ async function ralphCommand(cwd: string, args: string[]): Promise<ActionResult> 
 
 const lastLines = (text: string): string => text.trim().split('\n').slice(-4).join('\n');
 
-async function git(cwd: string, args: string[]): Promise<string> {
+export async function git(cwd: string, args: string[]): Promise<string> {
   try {
     const { stdout } = await execFileAsync('git', args, { cwd, maxBuffer: 32 * 1024 * 1024 });
     return stdout;

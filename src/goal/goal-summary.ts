@@ -79,16 +79,16 @@ export function summarizeGoalRun(progress: GoalProgress, running: boolean): Goal
 }
 
 function stateOf(progress: GoalProgress, running: boolean): GoalRunState {
-  if (running) return 'running';
+  // A session sets `in-progress` when it starts and its outcome when it ends, before it lets go of the lock.
   switch (progress.status) {
     case 'goal-complete':
       return 'complete';
     case 'needs-human':
       return 'needs-human';
     case 'stopped':
-      return 'stopped';
+      return running ? 'running' : 'stopped';
     case 'in-progress':
       // No lock, yet in progress: the run was killed; the next one resumes it.
-      return 'interrupted';
+      return running ? 'running' : 'interrupted';
   }
 }

@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { finishOf } from './tui/model/goal-event.js';
 import type { SessionEvent } from './tui/session.js';
 
 export interface Notification {
@@ -19,9 +20,10 @@ export interface Notification {
  * A stop the user asked for is not: they are at the keyboard.
  */
 export function notificationFor(name: string, event: SessionEvent): Notification | null {
-  if (event.type !== 'run-finished' || event.reason === 'interrupted') return null;
-  const detail = event.message;
-  if (event.exitCode === 0) return { title: `ralph: ${name} complete`, body: detail, urgency: 'normal' };
+  const finished = finishOf(event);
+  if (finished === null || finished.reason === 'interrupted') return null;
+  const detail = finished.message;
+  if (finished.exitCode === 0) return { title: `ralph: ${name} complete`, body: detail, urgency: 'normal' };
   return { title: `ralph: ${name} needs you`, body: detail, urgency: 'critical' };
 }
 

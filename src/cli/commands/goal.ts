@@ -102,6 +102,10 @@ async function runGoal(root: string, config: Config, spec: GoalSpec, opts: GoalO
     return ExitCode.Success;
   }
 
+  if (!opts.headless && !opts.json && process.stdout.isTTY && process.stdin.isTTY) {
+    const { runGoalInTui } = await import('../tui-goal-session.js');
+    return runGoalInTui(root, config, spec, opts, promptTemplate);
+  }
   const log = openGoalLog(opts.log ?? goalRunFiles(dir).log);
   const toScreen = opts.json
     ? (event: GoalEvent) => process.stdout.write(`${JSON.stringify(event)}\n`)

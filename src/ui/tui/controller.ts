@@ -3,6 +3,8 @@
  * state (pure, model/), and carries out the requests keys make of the
  * session. React components only read its state and forward keys.
  */
+
+import { finishOf } from './model/goal-event.js';
 import {
   type Capabilities,
   type Effect,
@@ -45,6 +47,10 @@ const RELOAD_AFTER = new Set<SessionEvent['type']>([
   'run-finished',
   'branch-pushed',
   'pr-created',
+  // A goal run's steps change with each result; its progress file says how.
+  'goal-result',
+  'goal-iteration-failed',
+  'goal-finished',
 ]);
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -113,7 +119,7 @@ export function createController(session: TuiSession, options: ControllerOptions
 
   const unsubscribe = session.subscribe((name, event) => {
     if (disposed) return;
-    dispatch({ type: 'session-event', name, event, nowMs: now() }, event.type === 'run-finished');
+    dispatch({ type: 'session-event', name, event, nowMs: now() }, finishOf(event) !== null);
     options.onEvent?.(name, event);
     if (RELOAD_AFTER.has(event.type)) void reload(name);
   });

@@ -17,6 +17,7 @@ export function exitSummary(entries: readonly ExitSummaryEntry[]): string[] {
   return entries.flatMap(({ prd, target }) => {
     const done = prd.stories.filter((s) => s.status === 'done');
     const left = prd.stories.filter((s) => s.status !== 'done');
+    if (prd.goal !== undefined) return goalLines(prd, target);
     const head = `${prd.name}: ${done.length}/${prd.stories.length} stories passed`;
     if (left.length === 0) {
       const next = prd.worktree !== undefined ? `; merge it with: ralph merge ${prd.name}` : '';
@@ -30,4 +31,14 @@ export function exitSummary(entries: readonly ExitSummaryEntry[]): string[] {
     ].filter((p) => p !== null);
     return [`${head}; ${parts.join('; ')}`, `  resume with: ralph run ${target}`];
   });
+}
+
+/** A goal run: its steps, where it stands, and the command that carries on. */
+function goalLines(prd: PrdSummary, target: string): string[] {
+  const done = prd.stories.filter((s) => s.status === 'done').length;
+  const head = `${prd.name}: ${done}/${prd.stories.length} steps done, ${prd.goal?.state ?? 'stopped'}`;
+  if (prd.goal?.state === 'complete') {
+    return [`${head}${prd.worktree !== undefined ? `; merge it with: ralph merge ${prd.name}` : ''}`];
+  }
+  return [head, `  resume with: ralph goal ${target}`];
 }

@@ -4,6 +4,9 @@
  * in memory. The TUI only reads these summaries and the event stream, and
  * asks for actions: it never touches files, git or processes itself.
  */
+import type { GoalMode } from '../../core/goal-types.js';
+import type { GoalEvent } from '../../goal/events.js';
+import type { GoalRunState } from '../../goal/goal-summary.js';
 import type { LoopEvent } from '../../loop/events.js';
 import type { Provider } from '../../state/config-schema.js';
 
@@ -48,10 +51,33 @@ export interface PrdSummary {
   costUsd: number;
   /** A loop for this PRD is running (in this process or, after a reload, elsewhere). */
   running: boolean;
+  /** Set for a goal run (`ralph goal`): its `stories` are the steps the agent made. */
+  goal?: GoalTab;
 }
 
-/** Everything `subscribe` delivers: the engine's events, push and pull request included. */
-export type SessionEvent = LoopEvent;
+/** What a goal run's tab shows besides its steps. */
+export interface GoalTab {
+  /** The goal text; `project` is its first line. */
+  text: string;
+  state: GoalRunState;
+  /** The mode of the iteration running now, else of the next one; null once the goal is complete. */
+  mode: GoalMode | null;
+  /** The latest hook tasks, oldest first. */
+  hookTasks: readonly HookTaskLine[];
+}
+
+/** One run of a per-iteration hook, as the details panel lists it. */
+export interface HookTaskLine {
+  iteration: number;
+  hookId: string;
+  parallel: boolean;
+  status: 'running' | 'completed' | 'failed';
+  /** Why it failed, or where what it wrote went. */
+  detail?: string;
+}
+
+/** Everything `subscribe` delivers: the engine's events (a PRD loop's or a goal run's), push and pull request included. */
+export type SessionEvent = LoopEvent | GoalEvent;
 
 /** The part of `.ralph/config.yaml` the settings screen edits. */
 export interface TuiSettings {

@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import { useSpinner } from '../hooks/use-spinner.js';
 import { completionSteps, totals } from '../model/completion-lines.js';
 import { clip, duration, money, storyDuration } from '../model/format.js';
-import { allDone } from '../model/status.js';
+import { allDone, unitWords } from '../model/status.js';
 import { STATUS_ICON, storyRows } from '../model/stories.js';
 import type { PrdView } from '../model/tui-state.js';
 import type { TuiSettings } from '../session.js';
@@ -23,6 +23,7 @@ export function Completion({
   const { run, summary } = prd;
   const outcome = run.outcome;
   const rows = storyRows(summary.stories, run);
+  const words = unitWords(summary);
   const ok = outcome?.exitCode === 0 || allDone(summary);
   const titleWidth = Math.max(8, columns - 42);
   const steps = completionSteps(run, columns);
@@ -35,7 +36,7 @@ export function Completion({
   const agentTime = rows.reduce((sum, r) => sum + r.durationMs, 0);
   const total = totals(rows, run);
   const title = ok
-    ? `✓ ${summary.name} complete — every story passed`
+    ? `✓ ${summary.name} complete — ${words.complete}`
     : `■ ${summary.name}: ${outcome?.message ?? 'stopped'}`;
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
@@ -44,7 +45,7 @@ export function Completion({
       </Text>
       <Text dimColor wrap="truncate-end">
         {'  '}
-        {'Story'.padEnd(10)} {'Title'.padEnd(titleWidth)} {'Time'.padStart(8)} {'Tries'.padStart(5)}{' '}
+        {words.unit.padEnd(10)} {'Title'.padEnd(titleWidth)} {'Time'.padStart(8)} {'Tries'.padStart(5)}{' '}
         {'Cost'.padStart(8)}
       </Text>
       {shown.map((r) => (
@@ -57,7 +58,7 @@ export function Completion({
       ))}
       {rows.length > shown.length ? (
         <Text dimColor wrap="truncate-end">
-          … {rows.length - shown.length} more stories
+          … {rows.length - shown.length} more {words.units}
         </Text>
       ) : null}
       <Text bold wrap="truncate-end">

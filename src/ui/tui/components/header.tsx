@@ -5,7 +5,17 @@ import { statusBadge } from '../model/status.js';
 import type { PrdView } from '../model/tui-state.js';
 import { styleOf } from './styled-line.js';
 
-/** Two lines: which PRD and its state; then iteration, elapsed time, agent, branch and spend. */
+/** A goal run's mode: what its iteration is doing (planning, executing, reflecting). */
+function GoalMode({ mode }: { mode: string | null }) {
+  return (
+    <Text>
+      <Text color="cyan">{mode === null ? 'goal' : `goal · ${mode}`}</Text>
+      <Text> </Text>
+    </Text>
+  );
+}
+
+/** Two lines: which PRD (or goal run, with its mode) and its state; then iteration, elapsed time, agent, branch and spend. */
 export function Header({ prd, nowMs }: { prd: PrdView; nowMs: number }) {
   const { run, summary } = prd;
   const badge = statusBadge(run, summary);
@@ -29,6 +39,7 @@ export function Header({ prd, nowMs }: { prd: PrdView; nowMs: number }) {
         <Text> {summary.project} </Text>
         <Text dimColor>({summary.name})</Text>
         <Text> </Text>
+        {summary.goal ? <GoalMode mode={run.mode ?? summary.goal.mode} /> : null}
         <Text {...styleOf(badge.style)} bold>
           {badge.label}
         </Text>

@@ -10,10 +10,13 @@ export const StoryList = memo(function StoryList({
   rows,
   focused,
   size,
+  unit = 'Stories',
 }: {
   rows: readonly StoryRow[];
   focused: number;
   size: Size;
+  /** What the rows are: a PRD's stories, or a goal run's steps. */
+  unit?: 'Stories' | 'Steps';
 }) {
   // Borders take two lines and two columns; the title takes one line.
   const height = Math.max(1, size.rows - 3);
@@ -24,7 +27,7 @@ export const StoryList = memo(function StoryList({
   return (
     <Box flexDirection="column" borderStyle="round" width={size.columns} height={size.rows} overflow="hidden">
       <Text wrap="truncate-end" bold>
-        Stories {done}/{rows.length} done{range}
+        {unit} {done}/{rows.length} done{range}
       </Text>
       {shown.map((row, i) => {
         const isFocused = start + i === focused;

@@ -1,4 +1,6 @@
 /** The details panel's lines for one story: what it asks, where it stands, what went wrong, what was learnt. */
+
+import type { HookTaskLine } from '../session.js';
 import { money, storyDuration, wrap } from './format.js';
 import type { LogLine } from './log-lines.js';
 import { STATUS_ICON, type StoryRow } from './stories.js';
@@ -33,6 +35,26 @@ export function detailLines(row: StoryRow, width: number, maxAttempts?: number):
   if (story.progressEntry !== undefined && story.progressEntry.trim() !== '') {
     lines.push({ text: '', style: 'text' }, { text: 'Progress', style: 'accent' });
     lines.push(...para(story.progressEntry.trim(), 'dim'));
+  }
+  return lines;
+}
+
+const HOOK_MARK = { running: '●', completed: '✓', failed: '✗' } as const;
+
+/** The latest hook tasks, newest last, for a goal run's details: what ran after which iteration, and how it went. */
+export function hookTaskLines(hooks: readonly HookTaskLine[], width: number): LogLine[] {
+  if (hooks.length === 0) return [];
+  const w = Math.max(10, width);
+  const lines: LogLine[] = [
+    { text: '', style: 'text' },
+    { text: 'Hook tasks', style: 'accent' },
+  ];
+  for (const h of hooks) {
+    const head = `${HOOK_MARK[h.status]} ${h.hookId}${h.parallel ? ' (parallel)' : ''} after iteration ${h.iteration}`;
+    const style = h.status === 'failed' ? 'bad' : h.status === 'running' ? 'text' : 'dim';
+    lines.push(
+      ...wrap(h.detail ? `${head}: ${h.detail}` : head, w).map((text) => ({ text, style }) as LogLine),
+    );
   }
   return lines;
 }

@@ -4,8 +4,10 @@
  * for what the loop did. Pure; kept in a ring so memory stays bounded.
  */
 import type { AgentEvent } from '../../../agents/agent-event.js';
+import type { LoopEvent } from '../../../loop/events.js';
 import { describeEvent, describeRetry } from '../../plain-reporter.js';
 import type { SessionEvent } from '../session.js';
+import { isGoalOnlyEvent } from './goal-event.js';
 import { emptyRing, pushRing, type Ring, updateLast } from './ring.js';
 
 export type Tone = 'info' | 'good' | 'bad' | 'warn';
@@ -62,6 +64,8 @@ export const note = (log: LogState, tone: Tone, text: string): LogState =>
   add(log, { kind: 'note', seq: log.nextSeq, tone, text });
 
 export function logEvent(log: LogState, event: SessionEvent): LogState {
+  // A goal run's own events are logged by its view (goal-run-view.ts).
+  if (isGoalOnlyEvent(event)) return log;
   switch (event.type) {
     case 'iteration-started':
       return add(log, {
@@ -143,7 +147,7 @@ function logAgentEvent(log: LogState, event: AgentEvent): LogState {
   }
 }
 
-function toneOf(event: SessionEvent): Tone {
+function toneOf(event: LoopEvent): Tone {
   switch (event.type) {
     case 'story-passed':
     case 'branch-pushed':

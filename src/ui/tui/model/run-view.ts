@@ -3,9 +3,13 @@
  * Pure: the time of each event is passed in, never read.
  */
 import type { RetryEvent } from '../../../agents/agent-event.js';
+import type { GoalMode } from '../../../core/goal-types.js';
+import type { GoalStopReason } from '../../../goal/events.js';
 import type { StopReason } from '../../../loop/events.js';
 import { describeRetry } from '../../plain-reporter.js';
-import type { PrdSummary, SessionEvent, StoryState } from '../session.js';
+import type { HookTaskLine, PrdSummary, SessionEvent, StoryState } from '../session.js';
+import { isGoalOnlyEvent } from './goal-event.js';
+import { reduceGoalEvent, withHookTask } from './goal-run-view.js';
 import { emptyLog, type LogState, logEvent, note } from './log-cards.js';
 import { type StepName, type Steps, type StepView, stepOf } from './steps.js';
 
@@ -23,7 +27,7 @@ export interface StoryRunView {
 
 export interface RunOutcome {
   exitCode: number;
-  reason: StopReason;
+  reason: StopReason | GoalStopReason;
   message: string;
   parked: readonly string[];
 }
@@ -67,6 +71,10 @@ export interface RunView {
   /** Why the last start failed, shown until the next start. */
   error: string | null;
   log: LogState;
+  /** A goal run's mode: of the iteration running, else of the last one; null for a PRD's loop. */
+  mode: GoalMode | null;
+  /** The latest per-iteration hook tasks, oldest first. */
+  hooks: readonly HookTaskLine[];
 }
 
 export function initialRunView(summary: PrdSummary, logCapacity?: number): RunView {
@@ -87,6 +95,8 @@ export function initialRunView(summary: PrdSummary, logCapacity?: number): RunVi
     steps: {},
     error: null,
     log: emptyLog(logCapacity),
+    mode: summary.goal?.mode ?? null,
+    hooks: summary.goal?.hookTasks ?? [],
   };
 }
 
@@ -149,7 +159,9 @@ function patchStory(run: RunView, id: string, change: (s: StoryRunView) => Story
 }
 
 /** Clears the in-progress marks this run set: after a run, the task file says where each story is. */
-function clearInProgress(stories: Readonly<Record<string, StoryRunView>>): Record<string, StoryRunView> {
+export function clearInProgress(
+  stories: Readonly<Record<string, StoryRunView>>,
+): Record<string, StoryRunView> {
   const out: Record<string, StoryRunView> = {};
   for (const [id, s] of Object.entries(stories)) {
     if (s.state === 'in-progress') {
@@ -176,30 +188,19 @@ export function reloadedRun(run: RunView, summary: PrdSummary): RunView {
 }
 
 export function reduceRun(run: RunView, summary: PrdSummary, event: SessionEvent, nowMs: number): RunView {
+  if (isGoalOnlyEvent(event)) return reduceGoalEvent(run, summary, event, nowMs, reduceRun);
   const log = tuiNote(run, event) ?? logEvent(run.log, event);
   const next = { ...run, log };
   const step = stepOf(event);
   if (step !== null) return withStep(next, step.name, step.step);
   switch (event.type) {
     case 'run-started':
-      return {
-        ...next,
-        phase: 'running',
-        stopping: 'none',
+      return startRun(next, summary, nowMs, {
         maxIterations: event.maxIterations,
-        counted: 0,
         iteration: Math.max(run.iteration, summary.iteration),
-        startedAtMs: nowMs,
-        finishedAtMs: null,
         agent: event.agent,
-        costUsd: summary.costUsd,
-        current: null,
-        stories: storiesFrom(summary),
         activity: `${event.resumed ? 'resuming' : 'starting'}: ${event.remaining} stor${event.remaining === 1 ? 'y' : 'ies'} left`,
-        outcome: null,
-        steps: {},
-        error: null,
-      };
+      });
     case 'iteration-started': {
       const started = patchStory({ ...next, stories: clearInProgress(next.stories) }, event.storyId, (s) => ({
         ...s,
@@ -270,32 +271,65 @@ export function reduceRun(run: RunView, summary: PrdSummary, event: SessionEvent
       return { ...next, counted: Math.max(0, run.counted - 1) };
     case 'max-iterations-changed':
       return { ...next, maxIterations: event.maxIterations };
+    case 'hook-started':
+    case 'hook-finished':
+    case 'hook-committed':
+    case 'hook-not-landed':
+      return { ...next, hooks: withHookTask(run.hooks, event) };
     case 'stop-requested':
       return { ...next, stopping: event.how === 'graceful' ? 'pause' : 'stop' };
     case 'run-finished':
-      return {
-        ...next,
-        // Stopped by the user: the run is not over, `s` takes it on.
-        phase: event.reason === 'interrupted' ? 'paused' : 'finished',
-        stopping: 'none',
-        finishedAtMs: nowMs,
-        current: null,
-        costUsd: event.costUsd,
-        stories: clearInProgress(next.stories),
-        activity:
-          event.reason === 'interrupted' && run.stopping === 'pause'
-            ? 'paused after the iteration; s resumes'
-            : event.message,
-        outcome: {
-          exitCode: event.exitCode,
-          reason: event.reason,
-          message: event.message,
-          parked: event.parked,
-        },
-      };
+      return endRun(next, run, nowMs, { ...event, parked: event.parked });
     default:
       return next;
   }
+}
+
+/** A loop started (or resumed): a fresh session's figures, the stories as the summary has them. */
+export function startRun(
+  next: RunView,
+  summary: PrdSummary,
+  nowMs: number,
+  start: Pick<RunView, 'maxIterations' | 'iteration' | 'agent' | 'activity'>,
+): RunView {
+  return {
+    ...next,
+    ...start,
+    phase: 'running',
+    stopping: 'none',
+    counted: 0,
+    startedAtMs: nowMs,
+    finishedAtMs: null,
+    costUsd: summary.costUsd,
+    current: null,
+    stories: storiesFrom(summary),
+    outcome: null,
+    steps: {},
+    error: null,
+  };
+}
+
+/** A loop ended: stopped by the user (the run is not over, `s` takes it on), or finished. */
+export function endRun(
+  next: RunView,
+  run: RunView,
+  nowMs: number,
+  end: RunOutcome & { costUsd: number },
+): RunView {
+  return {
+    ...next,
+    phase: end.reason === 'interrupted' ? 'paused' : 'finished',
+    stopping: 'none',
+    finishedAtMs: nowMs,
+    current: null,
+    costUsd: end.costUsd,
+    stories: clearInProgress(next.stories),
+    activity:
+      end.reason === 'interrupted' && run.stopping === 'pause'
+        ? 'paused after the iteration; s resumes'
+        : end.message,
+    outcome: { exitCode: end.exitCode, reason: end.reason, message: end.message, parked: end.parked },
+  };
 }
 
 function agentActivity(

@@ -8,16 +8,28 @@ export interface Badge {
   style: LineStyle;
 }
 
-/** Every story of the task file passed: a PRD finished in an earlier run opens as complete. */
+/**
+ * Every story of the task file passed: a PRD finished in an earlier run opens
+ * as complete. A goal run is complete when its goal is, whatever its steps.
+ */
 export const allDone = (summary: PrdSummary): boolean =>
-  summary.stories.length > 0 && summary.stories.every((s) => s.status === 'done');
+  summary.goal !== undefined
+    ? summary.goal.state === 'complete'
+    : summary.stories.length > 0 && summary.stories.every((s) => s.status === 'done');
+
+/** How a tab speaks of what its list holds, and of being finished. */
+export function unitWords(summary: PrdSummary): { unit: string; units: string; complete: string } {
+  return summary.goal !== undefined
+    ? { unit: 'Step', units: 'steps', complete: 'goal reached' }
+    : { unit: 'Story', units: 'stories', complete: 'every story passed' };
+}
 
 export function statusBadge(run: RunView, summary: PrdSummary): Badge {
   switch (run.phase) {
     case 'ready':
       if (summary.running) return { label: 'Running in another process', style: 'warn' };
       if (run.error !== null) return { label: `Could not start: ${run.error}`, style: 'bad' };
-      if (allDone(summary)) return { label: 'Complete — every story passed', style: 'good' };
+      if (allDone(summary)) return { label: `Complete — ${unitWords(summary).complete}`, style: 'good' };
       return { label: 'Ready — press s to start', style: 'accent' };
     case 'starting':
       return { label: 'Starting…', style: 'accent' };

@@ -11,6 +11,7 @@ import type {
   TuiSession,
   TuiSettings,
 } from '../session.js';
+import { finishOf } from './goal-event.js';
 import { initialRunView, isActive, type RunView, reduceRun, reloadedRun, withStep } from './run-view.js';
 import type { StepName, StepView } from './steps.js';
 
@@ -148,12 +149,13 @@ export function reduce(state: TuiState, action: Action): TuiState {
         ...p,
         run: reduceRun(p.run, p.summary, event, action.nowMs),
       }));
-      if (event.type === 'run-finished') {
-        const paused = event.reason === 'interrupted';
-        next = { ...next, lastExitCode: event.exitCode };
+      const finished = finishOf(event);
+      if (finished !== null) {
+        const paused = finished.reason === 'interrupted';
+        next = { ...next, lastExitCode: finished.exitCode };
         const isSelected = selectedPrd(next)?.summary.name === name;
         const kind = next.view.kind;
-        if (!isSelected) next = { ...next, flash: `${name}: ${event.message}` };
+        if (!isSelected) next = { ...next, flash: `${name}: ${finished.message}` };
         else if (paused) next = { ...next, flash: null };
         else if (next.quit === 'none' && (kind === 'dashboard' || kind === 'log' || kind === 'diff'))
           next = { ...next, view: { kind: 'completion' }, flash: null };

@@ -1,0 +1,159 @@
+/**
+ * A goal run as the TUI shows it, folded into the same run view as a PRD's
+ * loop: its steps are the tab's list, the iteration's mode (planning,
+ * executing, reflecting) goes to the header, hook tasks to the details.
+ * What a goal iteration shares with a story attempt (the agent's stream,
+ * its spend) is passed on as the story loop's own event. Pure.
+ */
+import { describeGoalEvent } from '../../../goal/reporter.js';
+import type { HookEvent } from '../../../loop/hooks-types.js';
+import type { HookTaskLine, PrdSummary, SessionEvent } from '../session.js';
+import type { GoalOnlyEvent } from './goal-event.js';
+import { note, type Tone } from './log-cards.js';
+import { endRun, type RunView, startRun } from './run-view.js';
+
+/** The hook tasks the details panel keeps: enough for the last few iterations. */
+const HOOK_LINES = 12;
+
+/** A hook task started, ended, or had what it wrote committed (or not). */
+export function withHookTask(lines: readonly HookTaskLine[], event: HookEvent): readonly HookTaskLine[] {
+  const same = (l: HookTaskLine) => l.iteration === event.iteration && l.hookId === event.hookId;
+  const index = lines.findLastIndex(same);
+  const known = index >= 0 ? lines[index] : undefined;
+  let line: HookTaskLine;
+  switch (event.type) {
+    case 'hook-started':
+      line = {
+        iteration: event.iteration,
+        hookId: event.hookId,
+        parallel: event.parallel,
+        status: 'running',
+      };
+      return [...lines, line].slice(-HOOK_LINES);
+    case 'hook-finished':
+      line = {
+        ...(known ?? { iteration: event.iteration, hookId: event.hookId, parallel: event.parallel }),
+        status: event.status,
+        ...(event.error !== undefined ? { detail: event.error } : {}),
+      };
+      break;
+    case 'hook-committed':
+      if (known === undefined) return lines;
+      line = { ...known, detail: `committed ${event.commits.map((c) => c.sha.slice(0, 7)).join(', ')}` };
+      break;
+    case 'hook-not-landed':
+      if (known === undefined) return lines;
+      line = { ...known, detail: `not on the branch: ${event.reason}${event.ref ? ` (${event.ref})` : ''}` };
+      break;
+  }
+  if (index < 0) return [...lines, line].slice(-HOOK_LINES);
+  const next = lines.slice();
+  next[index] = line;
+  return next;
+}
+
+const firstLine = (text: string): string => (text.trim().split('\n')[0] ?? '').trim();
+
+const TONE: Partial<Record<GoalOnlyEvent['type'], Tone>> = {
+  'goal-result': 'good',
+  'goal-iteration-failed': 'bad',
+  'goal-complete-refused': 'warn',
+  'goal-warning': 'warn',
+  'goal-rolled-back': 'warn',
+  'goal-recovered': 'warn',
+};
+
+/**
+ * Folds one goal event into the run view. `delegate` is the story loop's
+ * reducer, for what both loops share: the agent's stream and its spend.
+ */
+export function reduceGoalEvent(
+  run: RunView,
+  summary: PrdSummary,
+  event: GoalOnlyEvent,
+  nowMs: number,
+  delegate: (run: RunView, summary: PrdSummary, event: SessionEvent, nowMs: number) => RunView,
+): RunView {
+  const stepId = run.current?.storyId ?? '';
+  if (event.type === 'goal-agent-event') {
+    return delegate(
+      run,
+      summary,
+      { type: 'agent-event', iteration: event.iteration, storyId: stepId, event: event.event },
+      nowMs,
+    );
+  }
+  if (event.type === 'goal-rate-limited') {
+    // Not counted against the limit, as a story's attempt is not: the iteration runs again.
+    const { type: _type, ...limit } = event;
+    return delegate(run, summary, { type: 'rate-limited', ...limit, storyId: stepId }, nowMs);
+  }
+  if (event.type === 'goal-usage') {
+    const { type: _type, ...usage } = event;
+    return delegate(run, summary, { type: 'usage', ...usage, storyId: stepId }, nowMs);
+  }
+  const text = describeGoalEvent(event, false);
+  const next: RunView =
+    text === null ? run : { ...run, log: note(run.log, TONE[event.type] ?? 'info', firstLine(text)) };
+  switch (event.type) {
+    case 'goal-started':
+      return startRun(next, summary, nowMs, {
+        // The goal loop's limit is the last iteration it may start, over every session.
+        maxIterations: Math.max(0, event.maxIterations - event.iterationsBefore),
+        iteration: event.iterationsBefore,
+        agent: event.agent,
+        activity: `${event.resumed ? 'resuming' : 'starting'}: ${event.steps.completed}/${event.steps.total} steps done`,
+      });
+    case 'goal-iteration-started': {
+      const id = event.step?.id ?? event.mode;
+      const title = event.step ? firstLine(event.step.prompt) : event.mode;
+      const before = event.step ? next.stories[event.step.id] : undefined;
+      const stories = event.step
+        ? {
+            ...next.stories,
+            [event.step.id]: {
+              ...(before ?? { attempts: 0, costUsd: 0, durationMs: 0 }),
+              attempts: (before?.attempts ?? 0) + 1,
+              state: 'in-progress' as const,
+            },
+          }
+        : next.stories;
+      return {
+        ...next,
+        phase: 'running',
+        mode: event.mode,
+        iteration: event.iteration,
+        counted: run.counted + 1,
+        stories,
+        current: {
+          storyId: id,
+          title,
+          attempt: stories[id]?.attempts ?? 1,
+          // A goal run has no per-step limit: failed iterations in a row stop it instead.
+          maxAttempts: 0,
+          startedAtMs: nowMs,
+          heardAtMs: nowMs,
+          agentRunning: true,
+          retry: null,
+        },
+        activity: `${event.mode}${event.step ? ` ${event.step.id}: ${title}` : ''}`,
+      };
+    }
+    case 'goal-result': {
+      const stories = { ...next.stories };
+      for (const id of event.completedStepIds) {
+        stories[id] = { ...(stories[id] ?? { attempts: 0, costUsd: 0, durationMs: 0 }), state: 'done' };
+      }
+      return { ...next, stories, activity: `✓ iteration ${event.iteration}: ${firstLine(event.summary)}` };
+    }
+    case 'goal-iteration-failed':
+      return { ...next, activity: `✗ iteration ${event.iteration} failed: ${firstLine(event.reason)}` };
+    case 'goal-finished':
+      return {
+        ...endRun(next, run, nowMs, { ...event, parked: [] }),
+        mode: event.reason === 'goal-complete' ? null : run.mode,
+      };
+    default:
+      return next;
+  }
+}
