@@ -9,6 +9,7 @@
  */
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { isTemporaryFile } from '../core/temporary-files.js';
 import {
   type CommitInfo,
   commitPaths,
@@ -17,6 +18,7 @@ import {
   headSha,
   isAncestor,
   runGit,
+  statusPorcelain,
 } from '../git/index.js';
 import { addDetachedWorktree, pruneWorktrees, removeWorktree } from '../git/worktree.js';
 
@@ -29,9 +31,15 @@ export const hookCheckoutsDir = (runDir: string): string => path.join(runDir, 'h
 export const hookCommitMessage = (hookId: string, iteration: number): string =>
   `chore(ralph): hook ${hookId} after iteration ${iteration}`;
 
-/** Commits everything left uncommitted in `cwd` (ignored files aside); the commits a hook made, oldest first. */
+/**
+ * Commits everything left uncommitted in `cwd` (ignored files, and ralph's
+ * own temporaries, aside); returns the commits a hook made, oldest first.
+ */
 export async function commitHookChanges(cwd: string, since: string, message: string): Promise<CommitInfo[]> {
-  await commitPaths(cwd, ['.'], message);
+  const paths = (await statusPorcelain(cwd))
+    .flatMap((e) => (e.from ? [e.path, e.from] : [e.path]))
+    .filter((p) => !isTemporaryFile(p));
+  if (paths.length > 0) await commitPaths(cwd, paths, message);
   return commitsSince(cwd, since);
 }
 
@@ -103,7 +111,9 @@ export async function sweepHookCheckouts(cwd: string, parent: string, refPrefix:
   for (const name of names) {
     const dir = path.join(parent, name);
     try {
-      await commitPaths(dir, ['.'], `chore(ralph): hook checkout ${name}, left by an interrupted run`);
+      const base = await headSha(dir);
+      if (base !== null)
+        await commitHookChanges(dir, base, `chore(ralph): hook checkout ${name}, left by an interrupted run`);
       const tip = await headSha(dir);
       if (tip !== null && head !== null && !(await isAncestor(cwd, tip, head))) {
         await git(['update-ref', `${refPrefix}${name}`, tip], { cwd });

@@ -195,6 +195,13 @@ describe('createHookRunner', () => {
     expect(hooks.records()[1]?.commits).toEqual([head]);
   });
 
+  it('never commits a temporary file of ralph’s, whoever left it', async () => {
+    const hooks = runner([hook({ id: 'notes', run: 'echo x >> NOTES.md; touch .state.json.ralph-tmp-1-1' })]);
+    await hooks.afterIteration(vars);
+    expect(await repo.git('ls-files')).not.toContain('ralph-tmp');
+    expect(await repo.git('ls-files', 'NOTES.md')).toBe('NOTES.md');
+  });
+
   it('runs a parallel hook in a checkout of its own and lands what it wrote between iterations', async () => {
     const hooks = runner([hook({ id: 'docs', parallel: true, run: 'echo "doc $ITERATION" >> DOCS.md' })]);
     await hooks.afterIteration(vars);
