@@ -9,7 +9,7 @@ import type { Config } from '../state/config.js';
 import { runDir, worktreeDir } from '../state/layout.js';
 import { inspectLock } from '../state/lock.js';
 import type { HookTaskLine, PrdSummary, StorySummary } from '../ui/tui/session.js';
-import type { GoalOptions } from './commands/goal.js';
+import type { GoalOptions } from './commands/goal-options.js';
 import { goalMaxIterations } from './execute-goal.js';
 import { firstLine } from './format.js';
 

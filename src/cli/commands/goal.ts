@@ -14,6 +14,7 @@ import { readSprintFile } from '../../goal/sprint-file.js';
 import { type Config, loadConfigOrThrow } from '../../state/config.js';
 import { runDir, validatePrdName, workflowFile, workflowsDir } from '../../state/layout.js';
 import { findProjectRoot } from '../../state/project-root.js';
+import { canDrawLive } from '../../ui/tui/can-draw-live.js';
 import { executeGoal, goalMaxIterations } from '../execute-goal.js';
 import { withInterrupts } from '../interrupts.js';
 import { requireGitRepository } from '../require-git.js';
@@ -102,7 +103,8 @@ async function runGoal(root: string, config: Config, spec: GoalSpec, opts: GoalO
     return ExitCode.Success;
   }
 
-  if (!opts.headless && !opts.json && process.stdout.isTTY && process.stdin.isTTY) {
+  // Where Ink cannot draw live (CI set), a terminal gets the plain lines rather than a blank screen.
+  if (!opts.headless && !opts.json && process.stdout.isTTY && process.stdin.isTTY && canDrawLive()) {
     const { runGoalInTui } = await import('../tui-goal-session.js');
     return runGoalInTui(root, config, spec, opts, promptTemplate);
   }
