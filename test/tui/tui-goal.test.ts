@@ -7,7 +7,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { createGoalProject, twoFilePlan } from '../support/goal-project.js';
+import { commitFile, createGoalProject, result, twoFilePlan } from '../support/goal-project.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
 import { terminalEnv, terminalTests } from './terminal.js';
 
@@ -70,5 +70,33 @@ describe('a goal run in the TUI', () => {
     expect(t.shell()).toContain(`${NAME}: 2/2 steps done, complete; merge it with: ralph merge ${NAME}`);
     // The steps' work is on the run's branch.
     expect(await project.repo.git('show', `ralph/${NAME}:bye.txt`)).toBe('bye');
+  });
+
+  it('with CI set on a terminal, prints the plain lines instead of a blank screen', async () => {
+    const project = await createGoalProject(
+      {
+        1: [
+          [
+            commitFile('greet.txt', 'hello', 'feat: greet'),
+            result({
+              status: 'goal-complete',
+              summary: 'Wrote it',
+              goalCompleteSummary: 'greet.txt exists.',
+            }),
+          ],
+        ],
+      },
+      { '.ralph/.gitignore': 'runs/\nworktrees/\n' },
+    );
+    terminals.defer(project.cleanup);
+    const t = terminals.start(['goal', 'Write greet.txt', '--no-worktree'], {
+      cwd: project.repo.dir,
+      env: terminalEnv({ ...project.claude.env, RALPH_AGENT_PATH: project.claude.binaryPath, CI: 'true' }),
+      columns: 120,
+      rows: 32,
+    });
+    const screen = await t.see('goal complete in iteration 1', 120_000);
+    expect(screen.text).toContain('starting goal write-greet.txt');
+    expect(await t.exited).toBe(0);
   });
 });
