@@ -124,6 +124,8 @@ describe('goal mode killed with SIGKILL, run again', () => {
     expect(again.stderr).toBe('');
     expect(again.exitCode).toBe(0);
     expect(processesIn(repo.dir)).toEqual([]);
-    expect((await repo.subjects()).filter((s) => s.startsWith('feat:'))).toEqual(['feat: greet']);
+    // A goal run works in its worktree on ralph/<name> by default: the step landed there, once.
+    const onBranch = (await repo.git('log', '--format=%s', 'ralph/spawn')).split('\n');
+    expect(onBranch.filter((s) => s.startsWith('feat:'))).toEqual(['feat: greet']);
   });
 });
