@@ -1,10 +1,11 @@
 import { join } from 'node:path';
 import { ExitCode } from '../core/errors.js';
 import type { LoopSteering } from '../loop/context.js';
-import { runLoop } from '../loop/engine.js';
+import { type LoopOutcome, runLoop } from '../loop/engine.js';
 import type { LoopEvent } from '../loop/events.js';
 import { completedStories, onComplete } from '../loop/on-complete.js';
-import { startWorkspace, workspaceMode } from '../loop/workspace.js';
+import { startWorkspace, type Workspace, workspaceMode } from '../loop/workspace.js';
+import { runParallel } from '../parallel/engine.js';
 import { openTaskSource } from '../sources/load-task-source.js';
 import type { Config } from '../state/config.js';
 import { runFiles } from '../state/layout.js';
@@ -57,8 +58,7 @@ async function runLocked(
 ): Promise<number> {
   const { agent, fallbackAgents } = await setUpRunAgents(config, opts, run.warn);
   const limits = config.limits;
-
-  const workspace = await startWorkspace({
+  const workspaceOptions = {
     root: ctx.root,
     name: ctx.target.name,
     prd: ctx.prd,
@@ -69,13 +69,9 @@ async function runLocked(
     mode: workspaceMode(opts, config.worktree.enabled),
     setup: config.worktree.setup,
     emit: run.emit,
-  });
-  const source = openTaskSource(workspace.taskPath);
-  const outcome = await runLoop({
-    cwd: workspace.cwd,
+  };
+  const common = {
     name: ctx.target.name,
-    source,
-    progressPath: workspace.progressPath,
     runDir: ctx.target.runDir,
     config,
     agent,
@@ -99,8 +95,29 @@ async function runLocked(
     emit: run.emit,
     lock,
     ...(opts.allowDirty ? { allowDirty: true } : {}),
-    ...(workspace.environment ? { environment: workspace.environment } : {}),
-  });
+  };
+
+  let workspace: Workspace;
+  let outcome: LoopOutcome;
+  if ((opts.parallel ?? 1) > 1) {
+    // The parallel runner opens the workspace itself, under its lock, after undoing a half-done landing.
+    ({ workspace, ...outcome } = await runParallel({
+      ...common,
+      workers: opts.parallel ?? 1,
+      root: ctx.root,
+      openWorkspace: () => startWorkspace(workspaceOptions),
+    }));
+  } else {
+    workspace = await startWorkspace(workspaceOptions);
+    outcome = await runLoop({
+      ...common,
+      cwd: workspace.cwd,
+      source: openTaskSource(workspace.taskPath),
+      progressPath: workspace.progressPath,
+      ...(workspace.environment ? { environment: workspace.environment } : {}),
+    });
+  }
+  const source = openTaskSource(workspace.taskPath);
   const { push, createPR } = onCompleteWanted(opts, config);
   if (outcome.exitCode === ExitCode.Success && workspace.branch && (push || createPR)) {
     const read = await source.read();

@@ -13,3 +13,20 @@ export function wouldExceedCost(spend: Spend, maxCostUsd: number | undefined): b
   const average = spend.iterations > 0 ? spend.costUsd / spend.iterations : 0;
   return spend.costUsd + average > maxCostUsd;
 }
+
+/**
+ * Parallel runs: stop starting attempts before what was spent, plus an
+ * average attempt for each one still running and for the one about to
+ * start, would cross the budget. `spend.iterations` counts finished
+ * attempts only (running ones have not reported their cost yet).
+ */
+export function wouldExceedCostInFlight(
+  spend: Spend,
+  maxCostUsd: number | undefined,
+  running: number,
+): boolean {
+  if (maxCostUsd === undefined) return false;
+  if (spend.costUsd >= maxCostUsd) return true;
+  const average = spend.iterations > 0 ? spend.costUsd / spend.iterations : 0;
+  return spend.costUsd + average * (running + 1) > maxCostUsd;
+}

@@ -51,7 +51,8 @@ export function selectNextStory(stories: readonly Story[], options: SelectionOpt
   return story ? { kind: 'story', story } : { kind: 'all-done' };
 }
 
-function storiesInScope(stories: readonly Story[], options: SelectionOptions): readonly Story[] {
+/** `--story` and `--resume-from` narrow the stories considered. */
+export function storiesInScope(stories: readonly Story[], options: SelectionOptions): readonly Story[] {
   if (options.onlyStoryId !== undefined) {
     return stories.filter((s) => s.id === options.onlyStoryId);
   }

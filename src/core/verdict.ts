@@ -51,7 +51,9 @@ export type FailureKind =
   | 'timeout'
   | 'idle'
   | 'crash'
-  | 'aborted';
+  | 'aborted'
+  /** Parallel runs: verified in its own checkout, the work conflicted with the PRD branch's new tip. */
+  | 'conflict';
 
 export interface AttemptFailure {
   kind: FailureKind;

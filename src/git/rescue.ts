@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { GitError, git, runGit } from './git.js';
 import { headSha } from './repo.js';
+import { TOOL_IDENTITY } from './tool-identity.js';
 
 export const RESCUE_REF_PREFIX = 'refs/ralph/rescue/';
 
@@ -12,14 +13,6 @@ export interface RescueResult {
   /** False when the tree had no uncommitted change, so the ref points at HEAD itself. */
   snapshot: boolean;
 }
-
-// Snapshot commits are made by the tool, and must work where no user identity is configured.
-const IDENTITY = {
-  GIT_AUTHOR_NAME: 'ralph',
-  GIT_AUTHOR_EMAIL: 'ralph@localhost',
-  GIT_COMMITTER_NAME: 'ralph',
-  GIT_COMMITTER_EMAIL: 'ralph@localhost',
-};
 
 /**
  * Saves an attempt's work under `refs/ralph/rescue/<name>` before it is rolled
@@ -57,7 +50,7 @@ export async function stashToRescueRef(cwd: string, name: string, message: strin
     sha = head;
   } else {
     const parents = head === null ? [] : ['-p', head];
-    sha = await git(['commit-tree', tree, ...parents, '-m', message], { cwd, env: IDENTITY });
+    sha = await git(['commit-tree', tree, ...parents, '-m', message], { cwd, env: TOOL_IDENTITY });
     snapshot = true;
   }
   // An empty old value makes update-ref refuse to replace an existing rescue.

@@ -1,3 +1,4 @@
+import type { AttemptEvent } from '../attempt/attempt-request.js';
 import { runAttempt } from '../attempt/run-attempt.js';
 import type { Signals } from '../core/signals.js';
 import { storyShape } from '../core/story-shape.js';
@@ -7,7 +8,9 @@ import type { CommitInfo } from '../git/index.js';
 import { iterationLogPath } from '../state/layout.js';
 import type { RunState } from '../state/run-state.js';
 import { addUsage, startAttempt, storyRun } from '../state/run-state-update.js';
+import type { CollectedUsage } from './agent-collector.js';
 import type { AgentSetup, RunContext } from './context.js';
+import type { LoopEvent, LoopEventSink } from './events.js';
 import { saveState } from './state-io.js';
 import { storyPromptFor } from './story-prompt.js';
 import { isToolFile, toolPaths } from './tool-files.js';
@@ -80,27 +83,12 @@ export async function runStoryAttempt(
       await saveState(ctx, next);
     },
     agentDone: async ({ agent: run, usage, said }) => {
-      for (const id of said.done) emitSignal('done', id);
-      for (const f of said.fail) emitSignal('fail', `${f.id}: ${f.reason}`);
-      for (const l of said.learn) emitSignal('learn', l);
+      reportAgentDone(ctx.emit, { iteration: iteration(), storyId: story.id }, said, usage);
       costUsd = usage.costUsd;
       next = addUsage(next, story.id, { ...usage, durationMs: run.durationMs }, ctx.now());
-      ctx.emit({ type: 'usage', iteration: iteration(), storyId: story.id, ...usage });
     },
-    emit: (event) => {
-      switch (event.type) {
-        case 'agent-event':
-          return ctx.emit({ ...event, iteration: iteration(), storyId: story.id });
-        case 'tool-file-restored':
-          return ctx.emit({ type: 'task-file-restored', storyId: story.id, path: event.path });
-        default:
-          return ctx.emit({ ...event, iteration: iteration() });
-      }
-    },
+    emit: (event) => ctx.emit(storyAttemptEvent(event, { iteration: iteration(), storyId: story.id })),
   });
-  function emitSignal(signal: 'done' | 'fail' | 'learn', detail: string) {
-    ctx.emit({ type: 'signal', iteration: iteration(), storyId: story.id, signal, detail });
-  }
   const { facts } = outcome;
   return {
     state: next,
@@ -114,4 +102,34 @@ export async function runStoryAttempt(
     costUsd,
     ...(facts.agent.rateLimit ? { rateLimit: facts.agent.rateLimit } : {}),
   };
+}
+
+/** A kernel event as the story loops report it, tagged with the iteration and story. */
+export function storyAttemptEvent(
+  event: AttemptEvent,
+  at: { iteration: number; storyId: string },
+): LoopEvent {
+  switch (event.type) {
+    case 'agent-event':
+      return { ...event, ...at };
+    case 'tool-file-restored':
+      return { type: 'task-file-restored', storyId: at.storyId, path: event.path };
+    default:
+      return { ...event, iteration: at.iteration };
+  }
+}
+
+/** The agent's signals and spend, as events, once it has stopped. */
+export function reportAgentDone(
+  emit: LoopEventSink,
+  at: { iteration: number; storyId: string },
+  said: Signals,
+  usage: CollectedUsage,
+): void {
+  const signal = (signal: 'done' | 'fail' | 'learn', detail: string) =>
+    emit({ type: 'signal', ...at, signal, detail });
+  for (const id of said.done) signal('done', id);
+  for (const f of said.fail) signal('fail', `${f.id}: ${f.reason}`);
+  for (const l of said.learn) signal('learn', l);
+  emit({ type: 'usage', ...at, ...usage });
 }

@@ -3,8 +3,7 @@ import { dirname } from 'node:path';
 import { wouldExceedCost } from '../core/budget.js';
 import { ExitCode } from '../core/errors.js';
 import { allDoneMessage } from '../core/scope-summary.js';
-import { remainingStories, selectNextStory } from '../core/select.js';
-import type { Prd } from '../core/types.js';
+import { selectNextStory } from '../core/select.js';
 import { ensureRalphGitignore } from '../state/gitignore.js';
 import { iterationLogPath, runFiles } from '../state/layout.js';
 import { acquireLock } from '../state/lock.js';
@@ -15,12 +14,12 @@ import { runStoryAttempt } from './attempt.js';
 import type { LoopOptions, RunContext } from './context.js';
 import type { LoopEvent, StopReason } from './events.js';
 import { recoverHooks } from './hook-recovery.js';
-import { createHookRunner } from './hooks.js';
 import { lockTakeoverEvent } from './lock-events.js';
 import { readTaskFile } from './read-task-file.js';
 import { recordPass } from './record-pass.js';
 import { recoverInterruptedAttempt, startSession } from './recovery.js';
 import { rollBack } from './rollback.js';
+import { announceFinish, announceRun, createRunHooks } from './run-bounds.js';
 import { saveState } from './state-io.js';
 import { removeToolTemporaries } from './tool-files.js';
 import { prepareTree } from './tree-guard.js';
@@ -65,31 +64,9 @@ async function iterate(ctx: RunContext, initial: RunState, resumed: boolean): Pr
   let state = initial;
   let prd = await readTaskFile(ctx);
   const scope = { onlyStoryId: ctx.onlyStoryId, resumeFromId: ctx.resumeFromId };
-  const remaining = remainingStories(prd.stories, scope).length;
-  const baseMaxIterations = ctx.limits.maxIterations ?? remaining + 5;
-  let maxIterations = ctx.steering?.maxIterations ?? baseMaxIterations;
-  ctx.limits = { ...ctx.limits, maxIterations };
-  ctx.emit({
-    type: 'run-started',
-    name: ctx.name,
-    project: prd.project,
-    agent: ctx.agent.adapter.name,
-    cwd: ctx.cwd,
-    maxIterations,
-    remaining,
-    resumed,
-  });
-
-  const hooks = createHookRunner({
-    hooks: ctx.config.hooks,
-    cwd: ctx.cwd,
-    runDir: ctx.files.dir,
-    agent: ctx.agent,
-    emit: ctx.emit,
-    timeoutMs: ctx.limits.timeoutMs,
-    idleTimeoutMs: ctx.limits.idleTimeoutMs,
-    now: ctx.now,
-  });
+  const { baseMaxIterations, maxIterations: steeredAtStart } = announceRun(ctx, prd, resumed);
+  let maxIterations = steeredAtStart;
+  const hooks = createRunHooks(ctx);
   const afterIteration = (storyId: string) =>
     hooks.afterIteration({
       iteration: state.iteration,
@@ -112,22 +89,7 @@ async function iterate(ctx: RunContext, initial: RunState, resumed: boolean): Pr
     prd = await readTaskFile(ctx).catch(() => prd);
     state = markStopped(state, { reason, exitCode, now: ctx.now() });
     await saveState(ctx, state);
-    // What passed since the loop last read the task file (a stop right after a pass) counts too.
-    prd = await readTaskFile(ctx);
-    const parked = Object.entries(state.stories).flatMap(([id, s]) =>
-      s.parked && !isDone(prd, id) ? [id] : [],
-    );
-    ctx.emit({
-      type: 'run-finished',
-      exitCode,
-      reason,
-      message,
-      passed: prd.stories.filter((s) => s.status === 'done').length,
-      total: prd.stories.length,
-      parked,
-      costUsd: state.totals.costUsd,
-      iterations,
-    });
+    announceFinish(ctx, prd, state, { reason, exitCode, message, iterations });
     return { exitCode, reason };
   };
 
@@ -257,10 +219,8 @@ async function iterate(ctx: RunContext, initial: RunState, resumed: boolean): Pr
   }
 }
 
-const isDone = (prd: Prd, id: string): boolean => prd.stories.some((s) => s.id === id && s.status === 'done');
-
 /** Every event also goes to `.ralph/runs/<name>/events.jsonl`, written synchronously so order is kept. */
-function withEventLog(emit: (e: LoopEvent) => void, path: string): (e: LoopEvent) => void {
+export function withEventLog(emit: (e: LoopEvent) => void, path: string): (e: LoopEvent) => void {
   mkdirSync(dirname(path), { recursive: true });
   return (event) => {
     appendFileSync(path, `${JSON.stringify({ at: new Date().toISOString(), ...event })}\n`);

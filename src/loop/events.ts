@@ -7,8 +7,9 @@ import type { WorkspaceEvent } from './workspace.js';
 /**
  * Everything the engine does, as one typed stream. The plain reporter, the
  * `--json` output, the TUI and `.ralph/runs/<name>/events.jsonl` all consume it.
+ * A parallel run tags each event of a story with its lane (see `LaneTag`).
  */
-export type LoopEvent =
+export type LoopEvent = (
   | HookEvent
   | WorkspaceEvent
   | OnCompleteEvent
@@ -31,7 +32,12 @@ export type LoopEvent =
       /** The holder was gone, its pid now runs another program, or `--force` took a lock that looked live. */
       reason: 'not-running' | 'pid-reused' | 'unreadable' | 'forced';
     }
-  | { type: 'recovered'; storyId: string; action: 'rolled-back' | 'completed-record' }
+  | {
+      type: 'recovered';
+      storyId: string;
+      /** Parallel runs: `kept-verified` verified work left to land; `integration-reset` an unfinished landing undone; `cleaned` a finished story's worktree and branch removed. */
+      action: 'rolled-back' | 'completed-record' | 'kept-verified' | 'integration-reset' | 'cleaned';
+    }
   | {
       type: 'iteration-started';
       iteration: number;
@@ -103,6 +109,7 @@ export type LoopEvent =
   | { type: 'stop-requested'; how: 'graceful' | 'immediate' }
   | { type: 'max-iterations-changed'; maxIterations: number }
   | { type: 'agent-switched'; from: string; to: string; reason: string }
+  | ParallelEvent
   | {
       type: 'run-finished';
       exitCode: number;
@@ -113,6 +120,31 @@ export type LoopEvent =
       parked: string[];
       costUsd: number;
       iterations: number;
+    }
+) &
+  LaneTag;
+
+/**
+ * Where an event of a parallel run happened: a worker (1..N) running a
+ * story's attempt in the story's own checkout, or the merge queue landing
+ * it. Sequential runs leave it out.
+ */
+export interface LaneTag {
+  worker?: number | 'merge';
+  storyId?: string;
+}
+
+/** What only a parallel run does: stories verified on their own branch, then landed one at a time. */
+export type ParallelEvent =
+  | { type: 'parallel-started'; workers: number; prdBranch: string }
+  | { type: 'story-verified'; storyId: string; attempt: number; branch: string; commits: number }
+  | { type: 'integration-started'; storyId: string; onto: string; queued: number }
+  | {
+      type: 'integration-failed';
+      storyId: string;
+      kind: 'conflict' | 'check-failed';
+      files: string[];
+      landedMeanwhile: string[];
     };
 
 export type StopReason =

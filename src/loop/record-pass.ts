@@ -1,3 +1,4 @@
+import { passCommitSubject } from '../core/pass-commit.js';
 import type { Story } from '../core/types.js';
 import { type CommitInfo, commitPaths, filesChangedSince } from '../git/index.js';
 import { faultPoint } from '../state/fault-point.js';
@@ -55,5 +56,5 @@ export async function writePassFiles(ctx: RunContext, pass: PassRecord): Promise
       }),
     );
   }
-  await commitPaths(ctx.cwd, toolPaths(ctx), `chore(ralph): ${pass.story.id} passed`);
+  await commitPaths(ctx.cwd, toolPaths(ctx), passCommitSubject(pass.story.id));
 }

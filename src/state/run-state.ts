@@ -26,6 +26,26 @@ export const CurrentAttemptSchema = z.object({
 });
 export type CurrentAttempt = z.infer<typeof CurrentAttemptSchema>;
 
+/** Parallel runs: one attempt in flight per worker, each in its story's own checkout. */
+export const RunningAttemptSchema = CurrentAttemptSchema.extend({
+  worker: z.number().int().positive(),
+  /** The story's branch and worktree, removed when a run killed mid-attempt is resumed. */
+  branch: z.string().min(1),
+  worktree: z.string().min(1),
+});
+export type RunningAttempt = z.infer<typeof RunningAttemptSchema>;
+
+/** Parallel runs: the story being landed. Its PRD checkout is detached until the branch has moved. */
+export const IntegratingSchema = z.object({
+  storyId: z.string().min(1),
+  /** The checkout the story is integrated in, and the PRD branch it belongs on. */
+  checkout: z.string().min(1),
+  branch: z.string().min(1),
+  tipBefore: z.string().regex(/^[0-9a-f]{7,64}$/, 'expected a git commit sha'),
+  startedAt: Timestamp,
+});
+export type Integrating = z.infer<typeof IntegratingSchema>;
+
 export const FailureSchema = z.object({
   reason: z.string(),
   kind: z.string(),
@@ -69,6 +89,9 @@ export const RunStateSchema = z.object({
   iteration: Count,
   /** The attempt in flight. Non-null on load means the last run died mid-attempt. */
   current: CurrentAttemptSchema.nullable(),
+  /** Parallel runs: the attempts in flight. Non-empty on load means the last run died with them running. */
+  running: z.array(RunningAttemptSchema).optional(),
+  integrating: IntegratingSchema.optional(),
   stories: z.record(z.string(), StoryRunSchema),
   totals: TotalsSchema,
   stop: StopSchema.optional(),

@@ -17,8 +17,15 @@ export function createPlainReporter(options: PlainReporterOptions): (event: Loop
   const line = (text: string) => options.write(`[${clock()}] ${text}`);
   return (event) => {
     const text = describeEvent(event, options.verbose);
-    if (text !== null) line(text);
+    if (text !== null) line(`${laneOf(event)}${text}`);
   };
+}
+
+/** A parallel run's events say where they happened: `[w2 US-003] `, `[merge US-001] `. */
+function laneOf(event: LoopEvent): string {
+  if (event.worker === undefined) return '';
+  const lane = event.worker === 'merge' ? 'merge' : `w${event.worker}`;
+  return `[${lane}${event.storyId ? ` ${event.storyId}` : ''}] `;
 }
 
 export function describeEvent(event: LoopEvent, verbose: boolean): string | null {
@@ -28,9 +35,7 @@ export function describeEvent(event: LoopEvent, verbose: boolean): string | null
     case 'lock-taken-over':
       return describeTakeover(event);
     case 'recovered':
-      return event.action === 'rolled-back'
-        ? `recovered: the interrupted attempt at ${event.storyId} was rolled back`
-        : `recovered: ${event.storyId} had passed; its record was completed`;
+      return describeRecovery(event.action, event.storyId);
     case 'iteration-started':
       return `iteration ${event.iteration}/${event.maxIterations}: ${event.storyId} ${event.title} (attempt ${event.attempt}/${event.maxAttempts})`;
     case 'agent-event':
@@ -76,6 +81,16 @@ export function describeEvent(event: LoopEvent, verbose: boolean): string | null
     case 'hook-committed':
     case 'hook-not-landed':
       return describeHookEvent(event, verbose);
+    case 'parallel-started':
+      return `${event.workers} workers; stories land on ${event.prdBranch} one at a time`;
+    case 'story-verified':
+      return `verified on ${event.branch} (attempt ${event.attempt}, ${event.commits} commit${event.commits === 1 ? '' : 's'}); waiting to land`;
+    case 'integration-started':
+      return `landing on ${event.onto}${event.queued > 0 ? ` (${event.queued} more waiting)` : ''}`;
+    case 'integration-failed':
+      return event.kind === 'conflict'
+        ? `conflict with ${event.landedMeanwhile.join(', ') || 'the new tip'} in ${event.files.join(', ')}; not landed`
+        : `the checks failed on the new tip; not landed`;
     case 'run-finished':
       return `${event.message} — ${event.passed}/${event.total} passed, ${plural(event.iterations, 'iteration')}, ${money(event.costUsd)}${event.parked.length ? `, parked: ${event.parked.join(', ')}` : ''} (exit ${event.exitCode})`;
     case 'worktree-created':
@@ -108,6 +123,21 @@ export function describeEvent(event: LoopEvent, verbose: boolean): string | null
       return `pull request ${event.existing ? '(already open) ' : ''}${event.url}`;
     case 'pr-failed':
       return `no pull request: ${event.message}`;
+  }
+}
+
+function describeRecovery(action: Extract<LoopEvent, { type: 'recovered' }>['action'], id: string): string {
+  switch (action) {
+    case 'rolled-back':
+      return `recovered: the interrupted attempt at ${id} was rolled back`;
+    case 'completed-record':
+      return `recovered: ${id} had passed; its record was completed`;
+    case 'kept-verified':
+      return `recovered: ${id} was verified before the run stopped; it lands first`;
+    case 'integration-reset':
+      return `recovered: the unfinished landing of ${id} was undone; the PRD branch is as it was`;
+    case 'cleaned':
+      return `recovered: ${id} had landed; its worktree and branch were removed`;
   }
 }
 

@@ -17,6 +17,7 @@ export interface RunOptions extends WorkspaceFlags {
   json?: boolean;
   verbose?: boolean;
   log?: string;
+  parallel?: number;
 }
 
 const positiveInt = (value: string): number => {
@@ -81,6 +82,11 @@ export function addRunOptions(command: Command): Command {
     .option('--headless', 'plain line output even on a TTY')
     .option('--json', 'NDJSON events on stdout (implies --headless)');
   return addWorkspaceOptions(base, 'every story has passed')
+    .option(
+      '--parallel <n>',
+      'run up to n independent stories at once, each in its own worktree, landed through a merge queue (default 1)',
+      positiveInt,
+    )
     .option('-v, --verbose', "show the agent's own text and tool output")
     .option(
       '-l, --log <file>',

@@ -1,0 +1,56 @@
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { git, runGit } from './git.js';
+import { cleanUntracked } from './reset.js';
+import { deleteBranchIfPresent } from './story-branches.js';
+import { canonicalPath, findWorktree, pruneWorktrees } from './worktree.js';
+
+export interface StoryCheckout {
+  dir: string;
+  branch: string;
+  /** A worktree was made (not reused): `worktree.setup` has not run in it yet. */
+  created: boolean;
+}
+
+/**
+ * Gets a story's own checkout ready at `from` (the PRD branch's tip): its
+ * worktree on its branch, reset to `from` when it is left over from an
+ * earlier attempt at the same story (that keeps ignored files such as
+ * installed dependencies), made fresh otherwise.
+ */
+export async function prepareStoryCheckout(
+  root: string,
+  options: { dir: string; branch: string; from: string },
+): Promise<StoryCheckout> {
+  const { dir, branch, from } = options;
+  const existing = await findWorktree(root, dir);
+  if (existing && existing.branch === branch && existsSync(dir)) {
+    await git(['reset', '--hard', '--quiet', from, '--'], { cwd: dir });
+    await cleanUntracked(dir);
+    return { dir, branch, created: false };
+  }
+  await removeStoryCheckout(root, { dir, branch });
+  // -B: a branch left behind without its worktree is reset to `from`, not an error.
+  await git(['worktree', 'add', '--quiet', '--no-track', '-B', branch, dir, from], { cwd: root });
+  return { dir, branch, created: true };
+}
+
+/**
+ * Removes a story's worktree (uncommitted work in it is discarded) and
+ * deletes its branch. Safe to call for a story that has neither.
+ */
+export async function removeStoryCheckout(
+  root: string,
+  options: { dir?: string; branch?: string },
+): Promise<void> {
+  const { dir } = options;
+  if (dir !== undefined && (await findWorktree(root, dir))) {
+    await runGit(['worktree', 'remove', '--force', '--force', canonicalPath(dir)], {
+      cwd: root,
+      allowFailure: true,
+    });
+  }
+  if (dir !== undefined && existsSync(dir)) await rm(dir, { recursive: true, force: true });
+  await pruneWorktrees(root);
+  if (options.branch) await deleteBranchIfPresent(root, options.branch);
+}

@@ -1,0 +1,131 @@
+import { type IntegrationProblem, integrationFailure } from '../core/integration-failure.js';
+import { passedStoryIds } from '../core/pass-commit.js';
+import type { StoryVerdict } from '../core/story-verdict.js';
+import type { Story } from '../core/types.js';
+import type { AttemptFailure } from '../core/verdict.js';
+import { type CommitInfo, commitsSince, git, headSha, statusPorcelain } from '../git/index.js';
+import { attachHead, compareAndSwapBranch, detachHead, rebaseOnto, returnToBranch } from '../git/land.js';
+import { restorePathsFrom } from '../git/restore-paths.js';
+import { refSha } from '../git/story-branches.js';
+import { runChecks } from '../loop/checks.js';
+import type { RunContext } from '../loop/context.js';
+import type { LoopEventSink } from '../loop/events.js';
+import { readTaskFile } from '../loop/read-task-file.js';
+import { writePassFiles } from '../loop/record-pass.js';
+import { isToolFile, toolPaths } from '../loop/tool-files.js';
+
+export interface LandRequest {
+  /** The run: its cwd is the PRD checkout, where stories are integrated. */
+  ctx: RunContext;
+  prdBranch: string;
+  story: Story;
+  verdict: StoryVerdict;
+  /** The iteration of the attempt that produced the verdict, for the gate events. */
+  iteration: number;
+  /** Tagged with the merge lane and story by the caller. */
+  emit: LoopEventSink;
+  /** Records the landing as begun before the checkout is detached, so a killed run can undo it. */
+  began(tipBefore: string): Promise<void>;
+}
+
+export type LandResult =
+  | { kind: 'landed'; tip: string; commits: CommitInfo[] }
+  /** The PRD branch already records the story as done (a landing completed before a crash). */
+  | { kind: 'already-landed' }
+  | { kind: 'rejected'; failure: AttemptFailure; problem: IntegrationProblem; landedMeanwhile: string[] }
+  | { kind: 'aborted' };
+
+/**
+ * The merge-queue role, for one verified story: its commits are rebased
+ * onto the PRD branch's tip in the PRD checkout (detached, so the branch
+ * does not move with them), the gates run on the result, the tool records
+ * the pass (task file, progress entry with the story's learnings), and only
+ * then is the branch moved there, by compare-and-swap. Whatever fails, the
+ * checkout goes back to the branch's tip: nothing half-merged is ever on
+ * the PRD branch. If the tip moved meanwhile, the landing starts over on it.
+ */
+export async function landStory(request: LandRequest): Promise<LandResult> {
+  const { ctx, story, verdict, emit, prdBranch } = request;
+  const cwd = ctx.cwd;
+  await refuseForeignChanges(ctx);
+  for (;;) {
+    const tipBefore = await refSha(cwd, `refs/heads/${prdBranch}`);
+    if (tipBefore === null) throw new Error(`the PRD branch ${prdBranch} does not exist`);
+    if ((await headSha(cwd)) !== tipBefore) await returnToBranch(cwd, prdBranch);
+    const prd = await readTaskFile(ctx);
+    if (prd.stories.some((s) => s.id === story.id && s.status === 'done')) return { kind: 'already-landed' };
+
+    await request.began(tipBefore);
+    await detachHead(cwd);
+    const landedMeanwhile = passedStoryIds(
+      (await git(['log', '--reverse', '--format=%s', `${verdict.base}..${tipBefore}`, '--'], { cwd }))
+        .split('\n')
+        .filter(Boolean),
+    );
+    const rejected = async (problem: IntegrationProblem): Promise<LandResult> => {
+      await returnToBranch(cwd, prdBranch);
+      return {
+        kind: 'rejected',
+        failure: integrationFailure(problem, landedMeanwhile),
+        problem,
+        landedMeanwhile,
+      };
+    };
+
+    const rebased = await rebaseOnto(
+      cwd,
+      { onto: tipBefore, upstream: verdict.base, head: verdict.head },
+      (p) => isToolFile(ctx, p),
+    );
+    if (!rebased.ok) return rejected({ kind: 'conflict', files: rebased.files, diff: rebased.diff });
+    const commits = await commitsSince(cwd, tipBefore);
+    // The agent's edits to the tool's files are undone, as in any attempt; the record below rewrites them.
+    await restorePathsFrom(cwd, tipBefore, toolPaths(ctx));
+
+    const gates = await runChecks(ctx.config.checks, cwd, ctx.limits.timeoutMs, {
+      signal: ctx.killSignal,
+      onStart: (command) => emit({ type: 'check-started', iteration: request.iteration, command }),
+      onFinish: (result) => emit({ type: 'check-finished', iteration: request.iteration, ...result }),
+    });
+    if (ctx.killSignal.aborted) {
+      await returnToBranch(cwd, prdBranch);
+      return { kind: 'aborted' };
+    }
+    const failed = gates.find((g) => g.exitCode !== 0);
+    if (failed) return rejected({ kind: 'gates', ...failed });
+
+    await writePassFiles(ctx, {
+      story,
+      headBefore: tipBefore,
+      commits,
+      summary: verdict.summary,
+      learnings: verdict.learnings,
+    });
+    const tip = await headSha(cwd);
+    if (tip === null) throw new Error('the PRD checkout lost its HEAD');
+    if (!(await compareAndSwapBranch(cwd, prdBranch, tip, tipBefore, `ralph: land ${story.id}`))) {
+      // Someone else moved the branch: nothing of ours is on it; land again on what is there now.
+      await returnToBranch(cwd, prdBranch);
+      continue;
+    }
+    await attachHead(cwd, prdBranch);
+    return { kind: 'landed', tip, commits };
+  }
+}
+
+/**
+ * The merge queue resets the PRD checkout, so it must not hold uncommitted
+ * edits of tracked files (untracked files are cleaned away, as by any
+ * rollback).
+ */
+async function refuseForeignChanges(ctx: RunContext): Promise<void> {
+  const foreign = (await statusPorcelain(ctx.cwd)).filter((e) => e.code !== '??');
+  if (foreign.length > 0) {
+    throw new Error(
+      `the PRD checkout ${ctx.cwd} has uncommitted changes (${foreign
+        .slice(0, 5)
+        .map((e) => e.path)
+        .join(', ')}); stories are landed there, so it must stay clean while a parallel run lasts`,
+    );
+  }
+}

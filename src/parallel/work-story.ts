@@ -1,0 +1,179 @@
+import path from 'node:path';
+import { runAttempt } from '../attempt/run-attempt.js';
+import { storyBranchName, storyRefComponent } from '../core/story-ref.js';
+import { storyShape } from '../core/story-shape.js';
+import type { StoryVerdict } from '../core/story-verdict.js';
+import type { Story } from '../core/types.js';
+import type { AttemptFailure } from '../core/verdict.js';
+import { refSha, writeVerdict } from '../git/story-branches.js';
+import { prepareStoryCheckout } from '../git/story-worktree.js';
+import type { CollectedUsage } from '../loop/agent-collector.js';
+import { reportAgentDone, storyAttemptEvent } from '../loop/attempt.js';
+import type { AgentSetup, RunContext } from '../loop/context.js';
+import type { LoopEventSink } from '../loop/events.js';
+import { rollBack } from '../loop/rollback.js';
+import { storyPromptFor } from '../loop/story-prompt.js';
+import { isToolFile, toolPaths } from '../loop/tool-files.js';
+import { type SetupEnvironment, setupOnce } from '../loop/worktree-setup.js';
+import { openTaskSource } from '../sources/load-task-source.js';
+import { iterationLogPath } from '../state/layout.js';
+import type { Failure } from '../state/run-state.js';
+
+export interface StoryWorkRequest {
+  /** The run: its cwd is the PRD checkout, `files.dir` the run folder. */
+  ctx: RunContext;
+  /** The repository's main checkout, where story worktrees are registered. */
+  root: string;
+  prdBranch: string;
+  story: Story;
+  lastFailure?: Failure;
+  agent: AgentSetup;
+  /** Tagged with the worker and story by the caller. */
+  emit: LoopEventSink;
+  /** What must survive a kill, awaited before the attempt goes on. */
+  record: {
+    started(start: { headBefore: string; branch: string; worktree: string }): Promise<{
+      iteration: number;
+      attempt: number;
+    }>;
+    spawned(pid: number): Promise<void>;
+    agentDone(usage: CollectedUsage & { durationMs: number }): Promise<void>;
+  };
+}
+
+export type StoryWorkResult = { iteration: number; attempt: number; branch: string; worktree: string } & (
+  | { kind: 'verified'; verdict: StoryVerdict; commits: number }
+  | { kind: 'failed'; failure: AttemptFailure }
+  | { kind: 'rate-limited'; rateLimit?: { message: string; resetsAt?: string } }
+  | { kind: 'aborted' }
+);
+
+/** `.ralph/runs/<prd>/stories/<story>/`: outside every checkout's tracked files, and never inside the PRD's worktree. */
+export const storyCheckoutDir = (runDir: string, storyId: string): string =>
+  path.join(runDir, 'stories', storyRefComponent(storyId));
+
+/**
+ * The worker role: one attempt at one story, in the story's own worktree on
+ * `ralph-stories/<prd>/<story>` made from the PRD branch's current tip, with
+ * `worktree.setup` run there, verified as any attempt (DONE for this id, a
+ * new commit, the gates, a clean tree). A pass ends with the verdict stored
+ * on the story branch (see `StoryVerdict`); anything else is rolled back.
+ * It never writes the task file or the progress file: landing the work is
+ * the merge queue's.
+ */
+export async function workStory(request: StoryWorkRequest): Promise<StoryWorkResult> {
+  const { ctx, story, emit } = request;
+  const from = await refSha(ctx.cwd, `refs/heads/${request.prdBranch}`);
+  if (from === null) throw new Error(`the PRD branch ${request.prdBranch} does not exist`);
+  const dir = storyCheckoutDir(ctx.files.dir, story.id);
+  const branch = storyBranchName(ctx.name, story.id);
+  const checkout = await prepareStoryCheckout(request.root, { dir, branch, from });
+  emit(
+    checkout.created
+      ? { type: 'worktree-created', path: dir, branch, base: request.prdBranch, newBranch: true }
+      : { type: 'worktree-reused', path: dir, branch },
+  );
+  // What setup made is this worktree's environment, named in the prompt (not the PRD checkout's).
+  const { environment } = await setupOnce(dir, ctx.config.worktree.setup, emit);
+
+  const { iteration, attempt } = await request.record.started({ headBefore: from, branch, worktree: dir });
+  const inStory = storyContext(ctx, dir, emit, environment);
+  const at = { iteration, storyId: story.id };
+  const done = { iteration, attempt, branch, worktree: dir };
+  let spent: CollectedUsage = { costUsd: 0, inputTokens: 0, outputTokens: 0 };
+  const outcome = await runAttempt({
+    cwd: dir,
+    prompt: await storyPromptFor(
+      { ...inStory, maxRetries: ctx.limits.maxRetries },
+      story,
+      attempt,
+      request.lastFailure,
+    ),
+    agent: request.agent,
+    timeoutMs: ctx.limits.timeoutMs,
+    idleTimeoutMs: ctx.limits.idleTimeoutMs,
+    gates: ctx.config.checks,
+    killSignal: ctx.killSignal,
+    rawLogPath: iterationLogPath(ctx.files.dir, iteration),
+    toolPaths: toolPaths(inStory),
+    isToolPath: (p) => isToolFile(inStory, p),
+    shape: storyShape(story.id),
+    begin: async (headBefore) => {
+      emit({
+        type: 'iteration-started',
+        iteration,
+        maxIterations: ctx.limits.maxIterations ?? 0,
+        storyId: story.id,
+        title: story.title,
+        attempt,
+        maxAttempts: ctx.limits.maxRetries,
+        headBefore,
+      });
+    },
+    spawned: request.record.spawned,
+    agentDone: async ({ agent, usage, said }) => {
+      reportAgentDone(emit, at, said, usage);
+      spent = usage;
+      await request.record.agentDone({ ...usage, durationMs: agent.durationMs });
+    },
+    emit: (event) => emit(storyAttemptEvent(event, at)),
+  });
+
+  const { verdict, facts } = outcome;
+  const head = facts.commits.at(-1)?.sha;
+  if (verdict.kind === 'pass' && head !== undefined) {
+    const recorded: StoryVerdict = {
+      version: 1,
+      prd: ctx.name,
+      storyId: story.id,
+      attempt,
+      base: from,
+      head,
+      costUsd: spent.costUsd,
+      inputTokens: spent.inputTokens,
+      outputTokens: spent.outputTokens,
+      durationMs: facts.agent.durationMs,
+      verifiedAt: ctx.now().toISOString(),
+      summary: outcome.summary,
+      learnings: [...facts.said.learn],
+    };
+    await writeVerdict(request.root, branch, recorded);
+    return { ...done, kind: 'verified', verdict: recorded, commits: facts.commits.length };
+  }
+  await rollBack(inStory, story.id, attempt, from);
+  if (verdict.kind === 'rate-limited') {
+    return {
+      ...done,
+      kind: 'rate-limited',
+      ...(facts.agent.rateLimit ? { rateLimit: facts.agent.rateLimit } : {}),
+    };
+  }
+  if (verdict.kind === 'aborted') return { ...done, kind: 'aborted' };
+  if (verdict.kind === 'pass') {
+    return { ...done, kind: 'failed', failure: { kind: 'no-commit', reason: 'No new commit was found.' } };
+  }
+  return { ...done, kind: 'failed', failure: verdict };
+}
+
+/** The run as seen from a story's checkout: the same task and progress files, at the same place in it. */
+function storyContext(
+  ctx: RunContext,
+  dir: string,
+  emit: LoopEventSink,
+  environment: SetupEnvironment | null,
+): RunContext {
+  const inside = (file: string) => {
+    const rel = path.relative(ctx.cwd, file);
+    return rel.startsWith('..') || path.isAbsolute(rel) ? file : path.join(dir, rel);
+  };
+  // The PRD checkout's setup environment is not this worktree's.
+  const { environment: _prdCheckout, ...run } = ctx;
+  return {
+    ...run,
+    cwd: dir,
+    source: openTaskSource(inside(ctx.source.path)),
+    progressPath: inside(ctx.progressPath),
+    emit,
+    ...(environment ? { environment } : {}),
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * `ralph run --parallel N` end to end with the real Claude Code against the
+ * scripted server (one conversation per story attempt, told apart by
+ * session id): stories run at once in their own worktrees and land on the
+ * PRD branch one at a time through the merge queue.
+ */
+import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type LoopProject, prdJson } from '../support/loop-project.js';
+import { landedOrder, parallelProject, prdBranchFiles, readEvents } from '../support/parallel-project.js';
+import { processesIn } from '../support/processes.js';
+import { implement } from '../support/story-script.js';
+
+let project: LoopProject | undefined;
+afterEach(async () => {
+  await project?.cleanup();
+  project = undefined;
+});
+
+const CHAINS = [
+  { id: 'A-1', title: 'Alpha one' },
+  { id: 'A-2', title: 'Alpha two', dependsOn: ['A-1'] },
+  { id: 'A-3', title: 'Alpha three', dependsOn: ['A-2'] },
+  { id: 'B-1', title: 'Beta one' },
+  { id: 'B-2', title: 'Beta two', dependsOn: ['B-1'] },
+];
+
+describe('ralph run --parallel', () => {
+  it('lands two independent chains: every story once, in an order that respects dependencies', async () => {
+    const plan = Object.fromEntries(
+      CHAINS.map((s) => [
+        s.id,
+        [
+          implement(
+            s.id,
+            s.title,
+            `${s.id}.txt`,
+            `${s.id}\n`,
+            `\n<ralph>LEARN: ${s.id} learned something</ralph>`,
+          ),
+        ],
+      ]),
+    );
+    project = await parallelProject(prdJson(CHAINS), plan);
+    const result = await project.run(['demo', '--headless', '--parallel', '3']);
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+
+    const order = await landedOrder(project.repo, 'ralph/demo');
+    expect([...order].sort()).toEqual(['A-1', 'A-2', 'A-3', 'B-1', 'B-2']);
+    expect(order.indexOf('A-1')).toBeLessThan(order.indexOf('A-2'));
+    expect(order.indexOf('A-2')).toBeLessThan(order.indexOf('A-3'));
+    expect(order.indexOf('B-1')).toBeLessThan(order.indexOf('B-2'));
+    // Each story's own commit landed exactly once, and the files are all there.
+    const feats = (await project.repo.git('log', '--format=%s', 'main..ralph/demo'))
+      .split('\n')
+      .filter((s) => s.startsWith('feat:'));
+    expect(feats.sort()).toEqual(CHAINS.map((s) => `feat: ${s.id} - ${s.title}`).sort());
+    const files = await prdBranchFiles(project.repo, 'ralph/demo');
+    for (const s of CHAINS) expect(files).toContain(`${s.id}.txt`);
+
+    // Both chain heads started before anything landed: they ran at once.
+    const events = await readEvents(project);
+    const firstLanded = events.findIndex((e) => e.type === 'story-passed');
+    const startedBefore = events
+      .slice(0, firstLanded)
+      .filter((e) => e.type === 'iteration-started')
+      .map((e) => e.storyId);
+    expect(startedBefore).toEqual(expect.arrayContaining(['A-1', 'B-1']));
+    // Every story event says which worker ran it; landing is the merge queue's.
+    for (const e of events.filter((e) => e.type === 'iteration-started' || e.type === 'story-verified'))
+      expect(e.worker).toEqual(expect.any(Number));
+    for (const e of events.filter((e) => e.type === 'story-passed')) expect(e.worker).toBe('merge');
+    expect(result.stdout).toMatch(/\[w\d A-1\] iteration \d+\/\d+: A-1 Alpha one/);
+    expect(result.stdout).toMatch(/\[merge B-2\] ✓ B-2 passed/);
+
+    // Learnings flowed back: on the PRD branch's progress file, and into the prompts of later stories.
+    const progress = await project.repo.git('show', 'ralph/demo:.ralph/prds/demo/progress.md');
+    for (const s of CHAINS) expect(progress).toContain(`${s.id} learned something`);
+    expect(project.stories.prompts('A-3')[0]).toContain('A-2 learned something');
+
+    // Nothing left behind: no story branch, worktree or process.
+    expect(await project.repo.git('branch', '--list', 'ralph-stories/*')).toBe('');
+    const worktrees = (await project.repo.git('worktree', 'list', '--porcelain'))
+      .split('\n')
+      .filter((l) => l.startsWith('worktree '));
+    expect(worktrees).toHaveLength(2);
+    const stories = join(project.repo.dir, '.ralph', 'runs', 'demo', 'stories');
+    expect(existsSync(stories) ? await readdir(stories) : []).toEqual([]);
+    expect(processesIn(project.repo.dir)).toEqual([]);
+  });
+});
