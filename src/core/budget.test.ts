@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { wouldExceedCost } from './budget.js';
+import { wouldExceedCost, wouldExceedCostInFlight } from './budget.js';
 
 describe('wouldExceedCost', () => {
   it('never stops without a budget', () => {
@@ -14,5 +14,15 @@ describe('wouldExceedCost', () => {
   });
   it('lets the first iteration start under any positive budget', () => {
     expect(wouldExceedCost({ costUsd: 0, iterations: 0 }, 0.01)).toBe(false);
+  });
+});
+
+describe('wouldExceedCostInFlight', () => {
+  it('counts an average attempt for each one still running and the next', () => {
+    // $1 per attempt so far; two running, one more would make $6 of a $5.5 budget.
+    expect(wouldExceedCostInFlight({ costUsd: 3, iterations: 3 }, 5.5, 2)).toBe(true);
+    expect(wouldExceedCostInFlight({ costUsd: 3, iterations: 3 }, 5.5, 1)).toBe(false);
+    expect(wouldExceedCostInFlight({ costUsd: 3, iterations: 3 }, undefined, 50)).toBe(false);
+    expect(wouldExceedCostInFlight({ costUsd: 6, iterations: 3 }, 5.5, 0)).toBe(true);
   });
 });
