@@ -251,6 +251,7 @@ describe('a landing killed half way', () => {
       checkout: r.dir,
       branch: BRANCH,
       tipBefore: tip,
+      token: 'landing-token',
       startedAt: new Date().toISOString(),
     });
     await detachHead(r.dir);
@@ -274,6 +275,7 @@ describe('a landing killed half way', () => {
       checkout: r.dir,
       branch: BRANCH,
       tipBefore,
+      token: 'landing-token',
       startedAt: new Date().toISOString(),
     });
     // Land A completely, then leave the checkout detached as a kill between the swap and the re-attach would.

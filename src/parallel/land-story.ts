@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { ATTEMPT_ENV } from '../agents/process-environ.js';
 import { type IntegrationProblem, integrationFailure } from '../core/integration-failure.js';
 import { passedStoryIds } from '../core/pass-commit.js';
 import type { StoryVerdict } from '../core/story-verdict.js';
@@ -24,8 +26,12 @@ export interface LandRequest {
   iteration: number;
   /** Tagged with the merge lane and story by the caller. */
   emit: LoopEventSink;
-  /** Records the landing as begun before the checkout is detached, so a killed run can undo it. */
-  began(tipBefore: string): Promise<void>;
+  /**
+   * Records the landing as begun before the checkout is detached, so a killed
+   * run can undo it; its gates carry `token` (`RALPH_ATTEMPT`), for a killed
+   * run to find and stop them.
+   */
+  began(tipBefore: string, token: string): Promise<void>;
 }
 
 export type LandResult =
@@ -55,7 +61,8 @@ export async function landStory(request: LandRequest): Promise<LandResult> {
     const prd = await readTaskFile(ctx);
     if (prd.stories.some((s) => s.id === story.id && s.status === 'done')) return { kind: 'already-landed' };
 
-    await request.began(tipBefore);
+    const token = randomUUID();
+    await request.began(tipBefore, token);
     await detachHead(cwd);
     const landedMeanwhile = passedStoryIds(
       (await git(['log', '--reverse', '--format=%s', `${verdict.base}..${tipBefore}`, '--'], { cwd }))
@@ -84,6 +91,7 @@ export async function landStory(request: LandRequest): Promise<LandResult> {
 
     const gates = await runChecks(ctx.config.checks, cwd, ctx.limits.timeoutMs, {
       signal: ctx.killSignal,
+      env: { ...process.env, [ATTEMPT_ENV]: token },
       onStart: (command) => emit({ type: 'check-started', iteration: request.iteration, command }),
       onFinish: (result) => emit({ type: 'check-finished', iteration: request.iteration, ...result }),
     });

@@ -33,6 +33,7 @@ export interface WaitingStory {
 export async function undoInterruptedLanding(state: RunState, emit: LoopEventSink): Promise<RunState> {
   const landing = state.integrating;
   if (landing === undefined) return state;
+  await stopLeftovers({ token: landing.token });
   if (existsSync(landing.checkout) && (await isGitRepo(landing.checkout))) {
     await returnToBranch(landing.checkout, landing.branch);
   }

@@ -110,6 +110,9 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
         spawned: async (pid) => {
           await store.update((s) => updateRunning(s, story.id, { agentPid: pid, phase: 'agent' }));
         },
+        token: async (token) => {
+          await store.update((s) => updateRunning(s, story.id, { agentToken: token }));
+        },
         agentDone: async (usage) => {
           await store.update((s) => addUsage(s, story.id, usage, ctx.now()));
         },
@@ -231,13 +234,14 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
       verdict: item.verdict,
       iteration: item.iteration,
       emit,
-      began: async (tipBefore) => {
+      began: async (tipBefore, token) => {
         await store.update((s) =>
           startIntegrating(s, {
             storyId: story.id,
             checkout: ctx.cwd,
             branch: prdBranch,
             tipBefore,
+            token,
             startedAt: ctx.now().toISOString(),
           }),
         );

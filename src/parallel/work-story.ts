@@ -36,6 +36,8 @@ export interface StoryWorkRequest {
       iteration: number;
       attempt: number;
     }>;
+    /** The attempt's `RALPH_ATTEMPT` token, before the agent starts: a killed run finds its processes by it. */
+    token(token: string): Promise<void>;
     spawned(pid: number): Promise<void>;
     agentDone(usage: CollectedUsage & { durationMs: number }): Promise<void>;
   };
@@ -98,7 +100,8 @@ export async function workStory(request: StoryWorkRequest): Promise<StoryWorkRes
     toolPaths: toolPaths(inStory),
     isToolPath: (p) => isToolFile(inStory, p),
     shape: storyShape(story.id),
-    begin: async (headBefore) => {
+    begin: async (headBefore, token) => {
+      await request.record.token(token);
       emit({
         type: 'iteration-started',
         iteration,

@@ -43,6 +43,8 @@ export const IntegratingSchema = z.object({
   branch: z.string().min(1),
   tipBefore: z.string().regex(/^[0-9a-f]{7,64}$/, 'expected a git commit sha'),
   startedAt: Timestamp,
+  /** The landing's `RALPH_ATTEMPT` token, carried by its gates: a gate left running by a kill is found by it. */
+  token: z.string().min(1),
 });
 export type Integrating = z.infer<typeof IntegratingSchema>;
 

@@ -46,7 +46,7 @@ export const runningAttempt = (state: RunState, storyId: string): RunningAttempt
 export function updateRunning(
   state: RunState,
   storyId: string,
-  change: Partial<Pick<RunningAttempt, 'agentPid' | 'phase'>>,
+  change: Partial<Pick<RunningAttempt, 'agentPid' | 'agentToken' | 'phase'>>,
 ): RunState {
   return {
     ...state,

@@ -9,6 +9,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type LoopProject, prdJson } from '../support/loop-project.js';
+import type { Turn } from '../support/model-script.js';
 import { landedOrder, parallelProject, prdBranchFiles, readEvents } from '../support/parallel-project.js';
 import { processesIn } from '../support/processes.js';
 import { implement } from '../support/story-script.js';
@@ -91,4 +92,80 @@ describe('ralph run --parallel', () => {
     expect(existsSync(stories) ? await readdir(stories) : []).toEqual([]);
     expect(processesIn(project.repo.dir)).toEqual([]);
   });
+
+  it('a conflict is a failed attempt: retried on the new tip with the conflict in its prompt, then landed', async () => {
+    // An existing file is rewritten through the shell (the Write tool wants it read first).
+    const edit = (id: string, content: string): Turn[] => [
+      {
+        tool: 'Bash',
+        input: {
+          command: `printf '${content.replaceAll('\n', '\\n')}' > shared.txt && git commit -qam "feat: ${id} - Edit ${id}"`,
+          description: 'edit and commit',
+        },
+      },
+      { text: `Edited.\n<ralph>DONE ${id}</ralph>` },
+    ];
+    const merged = 'one\nS-1\nS-2\n';
+    project = await parallelProject(
+      prdJson([
+        { id: 'S-1', title: 'Edit S-1' },
+        { id: 'S-2', title: 'Edit S-2' },
+      ]),
+      {
+        // Both rewrite the same line; whichever lands second conflicts, and its retry keeps both.
+        'S-1': [edit('S-1', 'one\nS-1\n'), edit('S-1', merged)],
+        'S-2': [edit('S-2', 'one\nS-2\n'), edit('S-2', merged)],
+      },
+      { gates: [NO_CONFLICT_MARKERS], files: { 'shared.txt': 'one\n' } },
+    );
+    const result = await project.run(['demo', '--headless', '--parallel', '2']);
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+
+    const order = await landedOrder(project.repo, 'ralph/demo');
+    expect([...order].sort()).toEqual(['S-1', 'S-2']);
+    const [first, second] = order as [string, string];
+    // The first to land did so at once; the second was asked again, and told why, on the request the model saw.
+    expect(project.stories.prompts(first)).toHaveLength(1);
+    const prompts = project.stories.prompts(second);
+    expect(prompts).toHaveLength(2);
+    expect(prompts[0]).not.toContain('Previous attempt failed');
+    expect(prompts[1]).toContain('Previous attempt failed');
+    expect(prompts[1]).toContain(`while it ran, ${first} landed on the PRD branch`);
+    expect(prompts[1]).toContain('`shared.txt`');
+    expect(prompts[1]).toMatch(/<<<<<<< [^\n]*\n/);
+    const events = await readEvents(project);
+    expect(events.filter((e) => e.type === 'integration-failed')).toEqual([
+      expect.objectContaining({
+        storyId: second,
+        kind: 'conflict',
+        files: ['shared.txt'],
+        landedMeanwhile: [first],
+      }),
+    ]);
+    expect(events.filter((e) => e.type === 'attempt-failed')).toEqual([
+      expect.objectContaining({ storyId: second, kind: 'conflict', attempt: 1, willRetry: true }),
+    ]);
+    expect(await project.repo.git('show', 'ralph/demo:shared.txt')).toBe(merged.trimEnd());
+
+    // Every commit the PRD branch ever pointed at (its reflog) and every commit on it: no conflict
+    // marker, and each tip is one the tool moved it to after the gates passed.
+    const tips = (await project.repo.git('reflog', 'show', '--format=%H %s', 'ralph/demo')).split('\n');
+    expect(tips.length).toBeGreaterThanOrEqual(3);
+    for (const line of tips) {
+      const [sha, ...subject] = line.split(' ');
+      expect(subject.join(' ')).toMatch(/^chore(\(ralph\))?: /);
+      expect(await markersAt(project, sha ?? '')).toBe(false);
+    }
+    for (const sha of (await project.repo.git('rev-list', 'main..ralph/demo')).split('\n'))
+      expect(await markersAt(project, sha)).toBe(false);
+  });
 });
+
+/** The gate: no tracked file holds a conflict marker. */
+const NO_CONFLICT_MARKERS = "! git grep -q -E '^(<<<<<<<|>>>>>>>)'";
+
+async function markersAt(p: LoopProject, sha: string): Promise<boolean> {
+  const found = await p.repo.git('grep', '-l', '-E', '^(<<<<<<<|>>>>>>>)', sha).catch(() => '');
+  return found !== '';
+}
