@@ -12,6 +12,7 @@ import { type LoopProject, prdJson } from '../support/loop-project.js';
 import type { Turn } from '../support/model-script.js';
 import { landedOrder, parallelProject } from '../support/parallel-project.js';
 import { processesIn } from '../support/processes.js';
+import { runRalph } from '../support/ralph-cli.js';
 import { implement, storyIdOf } from '../support/story-script.js';
 
 let project: LoopProject | undefined;
@@ -39,7 +40,12 @@ async function until(what: string, check: () => boolean | Promise<boolean>, ms =
 }
 
 /** Starts `ralph run`, kills it with SIGKILL once `moment` holds, then runs it again to the end. */
-async function killThenRerun(p: LoopProject, args: string[], moment: () => boolean | Promise<boolean>) {
+async function killThenRerun(
+  p: LoopProject,
+  args: string[],
+  moment: () => boolean | Promise<boolean>,
+  beforeKill: () => Promise<void> = async () => {},
+) {
   let pid = 0;
   const first = p.run(args, {
     onSpawn: (spawned) => {
@@ -47,6 +53,7 @@ async function killThenRerun(p: LoopProject, args: string[], moment: () => boole
     },
   });
   await until('the moment to kill', moment);
+  await beforeKill();
   process.kill(pid, 'SIGKILL');
   expect((await first).signal).toBe('SIGKILL');
   return p.run(args);
@@ -91,6 +98,16 @@ describe('ralph run --parallel, killed with SIGKILL', () => {
       p,
       ['demo', '--headless', '--parallel', '2'],
       () => asked('P-1') && asked('P-2'),
+      async () => {
+        // While it runs, `ralph status` lists the stories in flight and their workers.
+        const status = await runRalph(['status', 'demo', '--json'], { cwd: p.repo.dir });
+        const { workers } = JSON.parse(status.stdout) as { workers: { id: string; worker: number }[] };
+        expect(workers.map((r) => r.id).sort()).toEqual(['P-1', 'P-2']);
+        expect(new Set(workers.map((r) => r.worker)).size).toBe(2);
+        const text = await runRalph(['status', 'demo'], { cwd: p.repo.dir });
+        expect(text.stdout).toMatch(/running: P-\d on worker \d \(attempt 1, for [^)]+\), P-\d on worker \d/);
+        expect(text.stdout).toMatch(/● P-1 {2}First {2}\(attempt 1, running .*, worker \d\)/);
+      },
     );
     expect(rerun.stderr).toBe('');
     expect(rerun.exitCode).toBe(0);

@@ -3,6 +3,7 @@ import { ExitCode } from '../../core/errors.js';
 import { formatUsd } from '../../core/money.js';
 import { selectNextStory } from '../../core/select.js';
 import type { Story } from '../../core/types.js';
+import { parallelActivity } from '../../parallel/activity.js';
 import { inspectLock } from '../../state/lock.js';
 import { type CurrentAttempt, type RunState, readRunState } from '../../state/run-state.js';
 import { duration, statusMark } from '../format.js';
@@ -28,6 +29,13 @@ export async function statusCommand(target: string | undefined, opts: { json?: b
       : null;
   // A current attempt with no live run: the last run died mid-attempt, and the next `ralph run` recovers it.
   const interrupted = running === null && lock.kind !== 'held' ? (run?.current ?? null) : null;
+  // A parallel run's attempts in flight: live while its lock is held, else left by a run that died.
+  const activity = await parallelActivity(ctx.root, ctx.target.name, run);
+  const workers =
+    lock.kind === 'held'
+      ? activity.running.map((r) => ({ ...r, elapsedMs: Date.now() - Date.parse(r.startedAt) }))
+      : [];
+  const cutShort = lock.kind === 'held' ? [] : activity.running;
   const parked = new Set(Object.entries(run?.stories ?? {}).flatMap(([id, s]) => (s.parked ? [id] : [])));
   const selection = selectNextStory(ctx.prd.stories, { parked });
   const next = selection.kind === 'story' ? selection.story : null;
@@ -46,6 +54,8 @@ export async function statusCommand(target: string | undefined, opts: { json?: b
           stories: ctx.prd.stories.map((s) => storyJson(s, run, parked)),
           next: next ? { id: next.id, title: next.title } : null,
           running,
+          workers,
+          verified: activity.verified,
           run: run ? runJson(run) : null,
         },
         null,
@@ -65,6 +75,13 @@ export async function statusCommand(target: string | undefined, opts: { json?: b
       );
       continue;
     }
+    const lane = workers.find((w) => w.id === s.id);
+    if (lane) {
+      console.log(
+        `  ● ${s.id}  ${s.title}  (attempt ${lane.attempt}, running ${duration(lane.elapsedMs)}, worker ${lane.worker})`,
+      );
+      continue;
+    }
     const extra = attempts ? `  (${attempts} attempt${attempts === 1 ? '' : 's'})` : '';
     console.log(`  ${statusMark(s.status, parked.has(s.id))} ${s.id}  ${s.title}${extra}`);
   }
@@ -73,15 +90,29 @@ export async function statusCommand(target: string | undefined, opts: { json?: b
     console.log(
       `running: ${running.storyId} attempt ${running.attempt} (iteration ${running.iteration}), for ${duration(running.elapsedMs)}`,
     );
+  } else if (workers.length > 0) {
+    const list = workers.map(
+      (w) => `${w.id} on worker ${w.worker} (attempt ${w.attempt}, for ${duration(w.elapsedMs)})`,
+    );
+    console.log(`running: ${list.join(', ')}`);
+  } else if (cutShort.length > 0) {
+    console.log(
+      `interrupted: the last run stopped with ${cutShort.map((r) => r.id).join(', ')} in flight; \`ralph run\` rolls them back and goes on`,
+    );
   } else if (interrupted) {
     console.log(
       `interrupted: the last run stopped during ${interrupted.storyId} attempt ${interrupted.attempt}; \`ralph run\` rolls it back and goes on`,
     );
   }
+  if (activity.verified.length > 0) {
+    console.log(
+      `verified, waiting to land: ${activity.verified.map((v) => `${v.id} (${v.branch})`).join(', ')}`,
+    );
+  }
   if (run) {
     const t = run.totals;
     console.log(
-      `run: ${t.iterations} iteration${t.iterations === 1 ? '' : 's'}, ${formatUsd(t.costUsd)}, ${t.inputTokens + t.outputTokens} tokens${run.stop && !running ? `, stopped: ${run.stop.reason}` : ''}`,
+      `run: ${t.iterations} iteration${t.iterations === 1 ? '' : 's'}, ${formatUsd(t.costUsd)}, ${t.inputTokens + t.outputTokens} tokens${run.stop && !running && workers.length === 0 ? `, stopped: ${run.stop.reason}` : ''}`,
     );
   }
   return ExitCode.Success;
