@@ -1,0 +1,121 @@
+/**
+ * Limits and signals across the workers of `ralph run --parallel`, with the
+ * real Claude Code: Ctrl-C once and twice, a rate limit hit by one worker,
+ * and the iteration limit counting attempts of every worker.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type LoopProject, prdJson } from '../support/loop-project.js';
+import type { Turn } from '../support/model-script.js';
+import { withFailures } from '../support/model-script.js';
+import { landedOrder, parallelProject, readEvents } from '../support/parallel-project.js';
+import { processesIn } from '../support/processes.js';
+import { implement, storyIdOf } from '../support/story-script.js';
+
+let project: LoopProject | undefined;
+afterEach(async () => {
+  await project?.cleanup();
+  project = undefined;
+});
+
+const work = (id: string): Turn[] => implement(id, `Story ${id}`, `${id}.txt`, `${id}\n`);
+const slow = (id: string): Turn[] => work(id).map((t, i) => (i === 0 ? { ...t, delayMs: 4000 } : t));
+const storyBranches = async (p: LoopProject) => p.repo.git('branch', '--list', 'ralph-stories/*');
+
+async function untilAsked(p: LoopProject, ids: string[]): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  while (!ids.every((id) => p.server.modelCalls().some((r) => storyIdOf(r) === id))) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${ids.join(', ')}`);
+    await sleep(50);
+  }
+}
+
+describe('ralph run --parallel: signals and limits', () => {
+  it('Ctrl-C once lets running stories finish and land; twice stops every agent and rolls back', async () => {
+    project = await parallelProject(
+      prdJson([
+        { id: 'G-1', title: 'Story G-1' },
+        { id: 'G-2', title: 'Story G-2' },
+        { id: 'G-3', title: 'Story G-3', dependsOn: ['G-1'] },
+      ]),
+      { 'G-1': [slow('G-1')], 'G-2': [slow('G-2')], 'G-3': [slow('G-3')] },
+    );
+    const p = project;
+    const args = ['demo', '--headless', '--parallel', '2'];
+    let pid = 0;
+    const graceful = p.run(args, { onSpawn: (spawned) => (pid = spawned) });
+    await untilAsked(p, ['G-1', 'G-2']);
+    process.kill(pid, 'SIGINT');
+    const first = await graceful;
+    expect(first.exitCode).toBe(130);
+    expect(first.stdout).toMatch(/stopping after this iteration/);
+    // Both running stories finished and landed; nothing new started.
+    expect((await landedOrder(p.repo, 'ralph/demo')).sort()).toEqual(['G-1', 'G-2']);
+    expect(p.stories.prompts('G-3')).toEqual([]);
+    expect(await storyBranches(p)).toBe('');
+
+    const immediate = p.run(args, { onSpawn: (spawned) => (pid = spawned) });
+    await untilAsked(p, ['G-3']);
+    process.kill(pid, 'SIGINT');
+    await sleep(200);
+    process.kill(pid, 'SIGINT');
+    const second = await immediate;
+    expect(second.exitCode).toBe(130);
+    expect(second.stdout).toMatch(/stopping now/);
+    expect(second.stdout).toMatch(/\[w1 G-3\] +rolled back to/);
+    expect(await landedOrder(p.repo, 'ralph/demo')).toHaveLength(2);
+    expect(await storyBranches(p)).toBe('');
+    expect(processesIn(p.repo.dir)).toEqual([]);
+    // The interrupted attempt does not count against the story.
+    const status = JSON.parse(await p.read('.ralph/runs/demo/state.json')) as {
+      stories: Record<string, { attempts: number }>;
+      running?: unknown[];
+    };
+    expect(status.stories['G-3']?.attempts).toBe(0);
+    expect(status.running).toEqual([]);
+  });
+
+  it('a rate limit hit by one worker holds new starts instead of failing the attempt', async () => {
+    project = await parallelProject(
+      prdJson([
+        { id: 'R-1', title: 'Story R-1' },
+        { id: 'R-2', title: 'Story R-2' },
+      ]),
+      { 'R-1': [work('R-1')], 'R-2': [work('R-2')] },
+      {
+        wrap: (script) =>
+          withFailures(
+            [{ error: { status: 429, type: 'rate_limit_error', message: 'Rate limited' } }],
+            script,
+          ),
+      },
+    );
+    const result = await project.run(['demo', '--headless', '--parallel', '2'], {
+      env: { RALPH_RATE_LIMIT_BACKOFF_MS: '300' },
+    });
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    const events = await readEvents(project);
+    expect(events.filter((e) => e.type === 'rate-limited')).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'attempt-failed')).toEqual([]);
+    for (const id of ['R-1', 'R-2'])
+      expect(events.find((e) => e.type === 'story-passed' && e.storyId === id)).toMatchObject({ attempt: 1 });
+  });
+
+  it('--max-iterations counts the attempts of every worker', async () => {
+    project = await parallelProject(
+      prdJson([
+        { id: 'M-1', title: 'Story M-1' },
+        { id: 'M-2', title: 'Story M-2' },
+        { id: 'M-3', title: 'Story M-3' },
+      ]),
+      { 'M-1': [work('M-1')], 'M-2': [work('M-2')], 'M-3': [work('M-3')] },
+    );
+    const result = await project.run(['demo', '--headless', '--parallel', '3', '-n', '2']);
+    expect(result.exitCode).toBe(3);
+    expect(result.stdout).toMatch(/reached the limit of 2 iterations/);
+    expect(await landedOrder(project.repo, 'ralph/demo')).toHaveLength(2);
+    expect(project.server.modelCalls().filter((r) => r.turn === 0)).toHaveLength(2);
+    expect(await storyBranches(project)).toBe('');
+  });
+});
