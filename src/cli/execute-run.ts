@@ -5,6 +5,7 @@ import { type LoopOutcome, runLoop } from '../loop/engine.js';
 import type { LoopEvent } from '../loop/events.js';
 import { completedStories, onComplete } from '../loop/on-complete.js';
 import { startWorkspace, type Workspace, workspaceMode } from '../loop/workspace.js';
+import { hasParallelLeftovers } from '../parallel/activity.js';
 import { runParallel } from '../parallel/engine.js';
 import { openTaskSource } from '../sources/load-task-source.js';
 import type { Config } from '../state/config.js';
@@ -99,7 +100,14 @@ async function runLocked(
 
   let workspace: Workspace;
   let outcome: LoopOutcome;
-  if ((opts.parallel ?? 1) > 1) {
+  const leftovers =
+    (opts.parallel ?? 1) === 1 &&
+    (await hasParallelLeftovers(
+      ctx.root,
+      ctx.target.name,
+      await readRunState(join(ctx.target.runDir, 'state.json')),
+    ));
+  if ((opts.parallel ?? 1) > 1 || leftovers) {
     // The parallel runner opens the workspace itself, under its lock, after undoing a half-done landing.
     ({ workspace, ...outcome } = await runParallel({
       ...common,

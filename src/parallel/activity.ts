@@ -50,3 +50,20 @@ export async function parallelActivity(
   );
   return { running, verified };
 }
+
+/**
+ * Whether a parallel run of this PRD stopped without finishing its work:
+ * attempts or a landing in flight when it died, or story branches left.
+ * Such a run is resumed by the parallel runner, whatever `--parallel` says
+ * now: only it knows how to stop those agents, undo a half-done landing
+ * and land verified work.
+ */
+export async function hasParallelLeftovers(
+  root: string,
+  name: string,
+  run: RunState | null,
+): Promise<boolean> {
+  if ((run?.running ?? []).length > 0 || run?.integrating !== undefined) return true;
+  if (!(await isGitRepo(root))) return false;
+  return (await listStoryBranches(root, storyBranchesPrefix(name))).length > 0;
+}

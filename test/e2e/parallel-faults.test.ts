@@ -45,6 +45,7 @@ async function killThenRerun(
   args: string[],
   moment: () => boolean | Promise<boolean>,
   beforeKill: () => Promise<void> = async () => {},
+  rerunArgs = args,
 ) {
   let pid = 0;
   const first = p.run(args, {
@@ -56,7 +57,7 @@ async function killThenRerun(
   await beforeKill();
   process.kill(pid, 'SIGKILL');
   expect((await first).signal).toBe('SIGKILL');
-  return p.run(args);
+  return p.run(rerunArgs);
 }
 
 async function expectEverythingLandedOnce(p: LoopProject): Promise<void> {
@@ -86,7 +87,7 @@ async function expectEverythingLandedOnce(p: LoopProject): Promise<void> {
 }
 
 describe('ralph run --parallel, killed with SIGKILL', () => {
-  it('while agents run: they are stopped, their attempts rolled back, and the rerun lands everything once', async () => {
+  it('while agents run: they are stopped, their attempts rolled back, and a plain rerun lands everything once', async () => {
     project = await parallelProject(prdJson(STORIES), {
       'P-1': [slow('P-1', 'First', 8000), work('P-1', 'First')],
       'P-2': [slow('P-2', 'Second', 8000), work('P-2', 'Second')],
@@ -108,6 +109,8 @@ describe('ralph run --parallel, killed with SIGKILL', () => {
         expect(text.stdout).toMatch(/running: P-\d on worker \d \(attempt 1, for [^)]+\), P-\d on worker \d/);
         expect(text.stdout).toMatch(/● P-1 {2}First {2}\(attempt 1, running .*, worker \d\)/);
       },
+      // Run again without --parallel: what the killed parallel run left is still recovered.
+      ['demo', '--headless'],
     );
     expect(rerun.stderr).toBe('');
     expect(rerun.exitCode).toBe(0);
