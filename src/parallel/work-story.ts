@@ -54,6 +54,15 @@ export type StoryWorkResult = { iteration: number; attempt: number; branch: stri
 export const storyCheckoutDir = (runDir: string, storyId: string): string =>
   path.join(runDir, 'stories', storyRefComponent(storyId));
 
+/** A story's worktree folder and branch in this run. */
+export const storyCheckoutOf = (
+  ctx: Pick<RunContext, 'files' | 'name'>,
+  storyId: string,
+): { dir: string; branch: string } => ({
+  dir: storyCheckoutDir(ctx.files.dir, storyId),
+  branch: storyBranchName(ctx.name, storyId),
+});
+
 /**
  * The worker role: one attempt at one story, in the story's own worktree on
  * `ralph-stories/<prd>/<story>` made from the PRD branch's current tip, with
@@ -67,8 +76,7 @@ export async function workStory(request: StoryWorkRequest): Promise<StoryWorkRes
   const { ctx, story, emit } = request;
   const from = await refSha(ctx.cwd, `refs/heads/${request.prdBranch}`);
   if (from === null) throw new Error(`the PRD branch ${request.prdBranch} does not exist`);
-  const dir = storyCheckoutDir(ctx.files.dir, story.id);
-  const branch = storyBranchName(ctx.name, story.id);
+  const { dir, branch } = storyCheckoutOf(ctx, story.id);
   const checkout = await prepareStoryCheckout(request.root, { dir, branch, from });
   emit(
     checkout.created

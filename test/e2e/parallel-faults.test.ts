@@ -89,8 +89,9 @@ async function expectEverythingLandedOnce(p: LoopProject): Promise<void> {
 describe('ralph run --parallel, killed with SIGKILL', () => {
   it('while agents run: they are stopped, their attempts rolled back, and a plain rerun lands everything once', async () => {
     project = await parallelProject(prdJson(STORIES), {
-      'P-1': [slow('P-1', 'First', 8000), work('P-1', 'First')],
-      'P-2': [slow('P-2', 'Second', 8000), work('P-2', 'Second')],
+      // Held back far longer than the test takes to look and kill: the agents are surely mid-attempt.
+      'P-1': [slow('P-1', 'First', 60_000), work('P-1', 'First')],
+      'P-2': [slow('P-2', 'Second', 60_000), work('P-2', 'Second')],
       'P-3': [work('P-3', 'Third')],
     });
     const p = project;

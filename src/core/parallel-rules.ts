@@ -1,0 +1,81 @@
+import type { Spend } from './budget.js';
+import { wouldExceedCostInFlight } from './budget.js';
+import { ExitCode } from './errors.js';
+import type { Story } from './types.js';
+
+/** Parallel runs: the stop rules that apply when workers start attempts and when nothing is left to wait on. */
+
+export type StartLimit = 'max-iterations' | 'max-cost';
+
+/**
+ * Whether another attempt may start: `--max-iterations` counts the attempts
+ * of every worker; `--max-cost` counts an average attempt for each one still
+ * running. `spend.iterations` counts finished attempts only.
+ */
+export function startLimit(input: {
+  attempts: number;
+  maxIterations: number;
+  spend: Spend;
+  maxCostUsd: number | undefined;
+  running: number;
+}): StartLimit | null {
+  if (input.attempts >= input.maxIterations) return 'max-iterations';
+  if (wouldExceedCostInFlight(input.spend, input.maxCostUsd, input.running)) return 'max-cost';
+  return null;
+}
+
+export type IdleDecision =
+  | {
+      kind: 'finish';
+      reason: 'all-done' | 'interrupted' | 'max-iterations' | 'max-cost' | 'blocked';
+      exitCode: ExitCode;
+      message: string;
+    }
+  /** A rate limit holds new starts: wait it out, then pick again. */
+  | { kind: 'hold' };
+
+/**
+ * What a parallel run does when no worker is busy and nothing waits to
+ * land: finish (all done, interrupted, a limit, or blocked by parked
+ * stories and their dependants), or sit out a rate-limit hold.
+ */
+export function whenIdle(input: {
+  /** Stories in scope not done on the PRD branch. */
+  remaining: readonly Story[];
+  landed: ReadonlySet<string>;
+  parked: ReadonlySet<string>;
+  stop: 'none' | 'graceful' | 'immediate';
+  limit: StartLimit | null;
+  maxIterations: number;
+  maxCostUsd?: number;
+  holding: boolean;
+}): IdleDecision {
+  const finish = (
+    reason: Extract<IdleDecision, { kind: 'finish' }>['reason'],
+    exitCode: ExitCode,
+    message: string,
+  ) => ({ kind: 'finish', reason, exitCode, message }) as const;
+  if (input.remaining.length === 0) return finish('all-done', ExitCode.Success, 'all stories passed');
+  if (input.stop === 'immediate')
+    return finish('interrupted', ExitCode.Interrupted, 'stopped; the interrupted attempts were rolled back');
+  if (input.stop === 'graceful') return finish('interrupted', ExitCode.Interrupted, 'stopped');
+  if (input.limit === 'max-iterations')
+    return finish(
+      'max-iterations',
+      ExitCode.LimitReached,
+      `reached the limit of ${input.maxIterations} iteration${input.maxIterations === 1 ? '' : 's'}`,
+    );
+  if (input.limit === 'max-cost')
+    return finish(
+      'max-cost',
+      ExitCode.LimitReached,
+      `stopped before exceeding the $${input.maxCostUsd} budget`,
+    );
+  if (input.holding) return { kind: 'hold' };
+  const waiting = input.remaining.map((s) =>
+    input.parked.has(s.id)
+      ? `${s.id} (parked)`
+      : `${s.id} (waits on ${s.dependsOn.filter((d) => !input.landed.has(d)).join(', ')})`,
+  );
+  return finish('blocked', ExitCode.WorkLeft, `stopped with work left: ${waiting.join('; ')}`);
+}

@@ -1,0 +1,99 @@
+import { existsSync } from 'node:fs';
+import { removeStoryCheckout } from '../git/story-worktree.js';
+import { readTaskFile } from '../loop/read-task-file.js';
+import { rollBack } from '../loop/rollback.js';
+import { markPassed, storyRun } from '../state/run-state-update.js';
+import { endIntegrating, startIntegrating } from '../state/running-attempts.js';
+import { landStory } from './land-story.js';
+import type { ParallelRun, Verified } from './parallel-run.js';
+import { storyCheckoutOf } from './work-story.js';
+import { recordFailure } from './worker-lane.js';
+
+/**
+ * The merge queue's turn for one verified story, holding the PRD checkout:
+ * land it (see `landStory`), then record the pass, or the rejection as a
+ * failed attempt of the story (kept under a rescue ref with `onFailure:
+ * keep`). Either way its worktree and branch go; a retry starts afresh from
+ * the new tip. The landing is recorded as begun, for a killed run to undo.
+ */
+export async function landNext(run: ParallelRun, item: Verified): Promise<void> {
+  const { ctx, store } = run;
+  const emit = run.laneEmit('merge', item.storyId);
+  const story = run.prd.stories.find((s) => s.id === item.storyId);
+  const checkout = { ...storyCheckoutOf(ctx, item.storyId), branch: item.branch };
+  if (!story) {
+    // The story left the task file: its work has nowhere to land.
+    await removeStoryCheckout(run.root, checkout);
+    run.busy.delete(item.storyId);
+    return;
+  }
+  emit({ type: 'integration-started', storyId: story.id, onto: run.prdBranch, queued: run.queue.length });
+  const result = await landStory({
+    ctx: { ...ctx, emit },
+    prdBranch: run.prdBranch,
+    story,
+    verdict: item.verdict,
+    iteration: item.iteration,
+    emit,
+    began: async (tipBefore, token) => {
+      await store.update((s) =>
+        startIntegrating(s, {
+          storyId: story.id,
+          checkout: ctx.cwd,
+          branch: run.prdBranch,
+          tipBefore,
+          token,
+          startedAt: ctx.now().toISOString(),
+        }),
+      );
+    },
+  });
+  if (result.kind === 'aborted') {
+    // Stopped at once (a second Ctrl-C): the verified branch stays, to land on the next run.
+    await store.update((s) => endIntegrating(s, ctx.now()));
+    return;
+  }
+  if (result.kind === 'rejected') {
+    await store.update((s) => endIntegrating(s, ctx.now()));
+    emit({
+      type: 'integration-failed',
+      storyId: story.id,
+      kind: result.failure.kind === 'conflict' ? 'conflict' : 'check-failed',
+      files: result.problem.kind === 'conflict' ? [...result.problem.files] : [],
+      landedMeanwhile: result.landedMeanwhile,
+    });
+    if (existsSync(checkout.dir) && ctx.config.onFailure === 'keep') {
+      await rollBack({ ...ctx, cwd: checkout.dir, emit }, story.id, item.verdict.attempt, item.verdict.base);
+    }
+    await removeStoryCheckout(run.root, checkout);
+    const { attempt } = item.verdict;
+    await recordFailure(run, { story, attempt, iteration: item.iteration, failure: result.failure, emit });
+    await run.afterIteration(item.iteration, story.id);
+    return;
+  }
+  const commits = result.kind === 'landed' ? result.commits : [];
+  const state = await store.update((s) =>
+    endIntegrating(
+      result.kind === 'already-landed' && s.stories[story.id]?.passedAt
+        ? s
+        : markPassed(s, story.id, { commits: commits.map((c) => c.sha), now: ctx.now() }),
+      ctx.now(),
+    ),
+  );
+  await removeStoryCheckout(run.root, checkout);
+  run.prd = await readTaskFile(ctx);
+  run.busy.delete(story.id);
+  if (result.kind !== 'landed') return;
+  const record = storyRun(state, story.id);
+  emit({
+    type: 'story-passed',
+    iteration: item.iteration,
+    storyId: story.id,
+    title: story.title,
+    attempt: item.verdict.attempt,
+    commits,
+    costUsd: record.costUsd,
+    durationMs: record.durationMs,
+  });
+  await run.afterIteration(item.iteration, story.id);
+}

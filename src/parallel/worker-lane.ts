@@ -1,0 +1,126 @@
+import type { Story } from '../core/types.js';
+import type { AttemptFailure } from '../core/verdict.js';
+import { removeStoryCheckout } from '../git/story-worktree.js';
+import type { AgentSetup } from '../loop/context.js';
+import type { LoopEventSink } from '../loop/events.js';
+import { addUsage, markFailed, storyRun } from '../state/run-state-update.js';
+import { endRunning, startRunning, updateRunning } from '../state/running-attempts.js';
+import type { ParallelRun } from './parallel-run.js';
+import { type StoryWorkResult, storyCheckoutOf, workStory } from './work-story.js';
+
+/**
+ * One worker's attempt at a story, with what the run records around it:
+ * the attempt in flight (for a killed run to stop its agent and gate), its
+ * spend, and the outcome. Verified work joins the merge queue; a failure
+ * is recorded (the story parked once out of retries) and the hooks run; a
+ * rate limit or an interrupt gives the attempt back. The caller decides
+ * what a rate limit means for the other workers.
+ */
+export async function runWorkerLane(
+  run: ParallelRun,
+  worker: number,
+  story: Story,
+  agent: AgentSetup,
+): Promise<StoryWorkResult> {
+  const { ctx, store } = run;
+  const emit = run.laneEmit(worker, story.id);
+  const lastFailure = storyRun(store.current, story.id).lastFailure;
+  const result = await workStory({
+    ctx,
+    root: run.root,
+    prdBranch: run.prdBranch,
+    story,
+    agent,
+    emit,
+    ...(lastFailure ? { lastFailure } : {}),
+    record: {
+      started: async (start) => {
+        const state = await store.update((s) =>
+          startRunning(s, { storyId: story.id, worker, now: ctx.now(), ...start }),
+        );
+        return { iteration: state.iteration, attempt: storyRun(state, story.id).attempts };
+      },
+      spawned: async (pid) => {
+        await store.update((s) => updateRunning(s, story.id, { agentPid: pid, phase: 'agent' }));
+      },
+      token: async (token) => {
+        await store.update((s) => updateRunning(s, story.id, { agentToken: token }));
+      },
+      agentDone: async (usage) => {
+        await store.update((s) => addUsage(s, story.id, usage, ctx.now()));
+      },
+    },
+  });
+  switch (result.kind) {
+    case 'verified':
+      await store.update((s) => endRunning(s, story.id, ctx.now()));
+      emit({
+        type: 'story-verified',
+        storyId: story.id,
+        attempt: result.attempt,
+        branch: result.branch,
+        commits: result.commits,
+      });
+      run.queue.push({
+        storyId: story.id,
+        branch: result.branch,
+        verdict: result.verdict,
+        iteration: result.iteration,
+      });
+      break;
+    case 'rate-limited':
+    case 'aborted':
+      run.busy.delete(story.id);
+      await store.update((s) => endRunning(s, story.id, ctx.now(), true));
+      break;
+    case 'failed':
+      await recordFailure(run, {
+        story,
+        attempt: result.attempt,
+        iteration: result.iteration,
+        failure: result.failure,
+        emit,
+      });
+      await run.inCheckout(() => run.afterIteration(result.iteration, story.id));
+      break;
+  }
+  return result;
+}
+
+/**
+ * A failed attempt, from a worker or the merge queue: recorded with its
+ * reason (the retry's prompt shows it), the story parked once it has used
+ * its retries (its worktree and branch then removed), and freed to start again.
+ */
+export async function recordFailure(
+  run: ParallelRun,
+  failed: { story: Story; attempt: number; iteration: number; failure: AttemptFailure; emit: LoopEventSink },
+): Promise<void> {
+  const { ctx } = run;
+  const { story, attempt, failure, emit } = failed;
+  const park = attempt >= ctx.limits.maxRetries;
+  await run.store.update((s) =>
+    markFailed(endRunning(s, story.id, ctx.now()), story.id, {
+      reason: failure.reason,
+      kind: failure.kind,
+      now: ctx.now(),
+      park,
+      ...(failure.gateOutputTail ? { gateOutputTail: failure.gateOutputTail } : {}),
+    }),
+  );
+  emit({
+    type: 'attempt-failed',
+    iteration: failed.iteration,
+    storyId: story.id,
+    attempt,
+    maxAttempts: ctx.limits.maxRetries,
+    kind: failure.kind,
+    reason: failure.reason,
+    willRetry: !park,
+  });
+  if (park) {
+    emit({ type: 'story-parked', storyId: story.id, attempts: attempt, reason: failure.reason });
+    await removeStoryCheckout(run.root, storyCheckoutOf(run.ctx, story.id));
+  }
+  run.busy.delete(story.id);
+}
