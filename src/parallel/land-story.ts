@@ -89,12 +89,14 @@ export async function landStory(request: LandRequest): Promise<LandResult> {
     // The agent's edits to the tool's files are undone, as in any attempt; the record below rewrites them.
     await restorePathsFrom(cwd, tipBefore, toolPaths(ctx));
 
-    const gates = await runChecks(ctx.config.checks, cwd, ctx.limits.timeoutMs, {
-      signal: ctx.killSignal,
-      env: { ...process.env, [ATTEMPT_ENV]: token },
-      onStart: (command) => emit({ type: 'check-started', iteration: request.iteration, command }),
-      onFinish: (result) => emit({ type: 'check-finished', iteration: request.iteration, ...result }),
-    });
+    const gates = ctx.killSignal.aborted
+      ? []
+      : await runChecks(ctx.config.checks, cwd, ctx.limits.timeoutMs, {
+          signal: ctx.killSignal,
+          env: { ...process.env, [ATTEMPT_ENV]: token },
+          onStart: (command) => emit({ type: 'check-started', iteration: request.iteration, command }),
+          onFinish: (result) => emit({ type: 'check-finished', iteration: request.iteration, ...result }),
+        });
     if (ctx.killSignal.aborted) {
       await returnToBranch(cwd, prdBranch);
       return { kind: 'aborted' };
