@@ -42,6 +42,23 @@ interface Measured {
   exitCode: number | null;
   peakRssKb: number;
   landed: number;
+  /** Mean time from an attempt's start to its verdict, and from a landing's start to the pass. */
+  attemptMs: number;
+  landingMs: number;
+}
+
+/** Mean time between each story's `from` event and its `to` event in the run's event log. */
+function meanSpan(
+  events: { type: string; at: string; storyId?: string }[],
+  from: string,
+  to: string,
+): number {
+  const spans: number[] = [];
+  for (const start of events.filter((e) => e.type === from)) {
+    const end = events.find((e) => e.type === to && e.storyId === start.storyId && e.at >= start.at);
+    if (end) spans.push(Date.parse(end.at) - Date.parse(start.at));
+  }
+  return spans.length === 0 ? 0 : spans.reduce((a, b) => a + b, 0) / spans.length;
 }
 
 /** Peak RSS (VmHWM) of one process, sampled while it runs. */
@@ -80,7 +97,11 @@ async function measure(workers: number): Promise<Measured> {
       [ralphBin, 'run', 'demo', '--headless', '--parallel', String(workers)],
       {
         cwd: repo.dir,
-        env: { ...claude.env, RALPH_AGENT_PATH: claudeBin },
+        env: {
+        ...claude.env,
+        RALPH_AGENT_PATH: claudeBin,
+        ...(process.env.BENCH_GIT_TRACE ? { GIT_TRACE2_EVENT: process.env.BENCH_GIT_TRACE } : {}),
+      },
         stdio: ['ignore', 'ignore', 'inherit'],
       },
     );
@@ -89,7 +110,17 @@ async function measure(workers: number): Promise<Measured> {
     const wallMs = Date.now() - started;
     const log = await repo.git('log', '--format=%s', 'main..ralph/demo');
     const landed = log.split('\n').filter((s) => /^chore\(ralph\): .* passed$/.test(s)).length;
-    return { workers, wallMs, exitCode, peakRssKb: stop(), landed };
+    const events = readFileSync(join(repo.dir, '.ralph/runs/demo/events.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; at: string; storyId?: string });
+    const attemptMs = meanSpan(
+      events,
+      'iteration-started',
+      workers === 1 ? 'story-passed' : 'story-verified',
+    );
+    const landingMs = meanSpan(events, 'integration-started', 'story-passed');
+    return { workers, wallMs, exitCode, peakRssKb: stop(), landed, attemptMs, landingMs };
   } finally {
     await server.close();
     await claude.cleanup();
@@ -108,7 +139,7 @@ for (const workers of WORKERS) {
   const result = await measure(workers);
   results.push(result);
   console.log(
-    `  --parallel ${workers}: ${seconds(result.wallMs)} (exit ${result.exitCode}, ${result.landed}/16 landed)`,
+    `  --parallel ${workers}: ${seconds(result.wallMs)} (exit ${result.exitCode}, ${result.landed}/16 landed; mean attempt ${seconds(result.attemptMs)}${workers > 1 ? `, mean landing ${seconds(result.landingMs)}` : ''})`,
   );
 }
 const one = results.find((r) => r.workers === 1);

@@ -29,7 +29,8 @@ export async function prepareStoryCheckout(
     await cleanUntracked(dir);
     return { dir, branch, created: false };
   }
-  await removeStoryCheckout(root, { dir, branch });
+  // Whatever is left of an earlier worktree there goes first; a branch alone is reset by -B.
+  if (existing || existsSync(dir)) await removeStoryCheckout(root, { dir });
   // -B: a branch left behind without its worktree is reset to `from`, not an error.
   await git(['worktree', 'add', '--quiet', '--no-track', '-B', branch, dir, from], { cwd: root });
   return { dir, branch, created: true };
@@ -44,13 +45,18 @@ export async function removeStoryCheckout(
   options: { dir?: string; branch?: string },
 ): Promise<void> {
   const { dir } = options;
-  if (dir !== undefined && (await findWorktree(root, dir))) {
-    await runGit(['worktree', 'remove', '--force', '--force', canonicalPath(dir)], {
+  if (dir !== undefined && existsSync(dir)) {
+    const removed = await runGit(['worktree', 'remove', '--force', '--force', canonicalPath(dir)], {
       cwd: root,
       allowFailure: true,
     });
+    // Not a worktree (any more), or one git could not remove: the folder goes, and git forgets it.
+    if (removed.exitCode !== 0) {
+      await rm(dir, { recursive: true, force: true });
+      await pruneWorktrees(root);
+    }
+  } else if (dir !== undefined && (await findWorktree(root, dir))) {
+    await pruneWorktrees(root);
   }
-  if (dir !== undefined && existsSync(dir)) await rm(dir, { recursive: true, force: true });
-  await pruneWorktrees(root);
   if (options.branch) await deleteBranchIfPresent(root, options.branch);
 }

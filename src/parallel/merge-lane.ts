@@ -80,7 +80,8 @@ export async function landNext(run: ParallelRun, item: Verified): Promise<void> 
       ctx.now(),
     ),
   );
-  await removeStoryCheckout(run.root, checkout);
+  // The story's worktree is not the PRD checkout: removing it need not hold up the next landing.
+  run.meanwhile(() => removeStoryCheckout(run.root, checkout));
   run.prd = await readTaskFile(ctx);
   run.busy.delete(story.id);
   if (result.kind !== 'landed') return;

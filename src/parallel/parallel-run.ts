@@ -35,4 +35,6 @@ export interface ParallelRun {
   afterIteration(iteration: number, storyId: string): Promise<void>;
   /** Runs `work` while no one else uses the PRD checkout (landings, hooks). */
   inCheckout<T>(work: () => Promise<T>): Promise<T>;
+  /** Starts housekeeping that need not hold up the merge queue; the run waits for it before it ends. */
+  meanwhile(work: () => Promise<void>): void;
 }

@@ -51,6 +51,9 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
   ctx.emit({ type: 'parallel-started', workers, prdBranch: options.prdBranch });
   const hooks = createRunHooks(ctx, (e) => ctx.emit({ ...e, worker: 'merge' }));
   let checkout: Promise<unknown> = Promise.resolve();
+  const chores = new Set<Promise<void>>();
+  /** An error in a worker, the merge queue or a chore: the run stops everything and ends with it. */
+  const errors: unknown[] = [];
   const run: ParallelRun = {
     ctx,
     store,
@@ -74,6 +77,12 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
       checkout = turn.catch(() => undefined);
       return turn;
     },
+    meanwhile: (work) => {
+      const chore = work()
+        .catch((error: unknown) => void errors.push(error))
+        .finally(() => chores.delete(chore));
+      chores.add(chore);
+    },
   };
 
   const agents = [ctx.agent, ...(ctx.fallbackAgents ?? [])];
@@ -84,8 +93,6 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
   let attempts = 0;
   const lanes = new Map<number, Promise<void>>();
   let landing: Promise<void> | null = null;
-  /** An error in a worker or the merge queue: the run stops everything and ends with it. */
-  const errors: unknown[] = [];
 
   const startLane = (worker: number, storyId: string) => {
     const story = run.prd.stories.find((s) => s.id === storyId);
@@ -137,6 +144,7 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
 
   const finish = async (reason: StopReason, exitCode: ExitCode, message: string): Promise<LoopOutcome> => {
     await hooks.drain(60_000, ctx.killSignal);
+    await Promise.all(chores);
     // Only verified work not yet landed (after a second Ctrl-C) keeps its branch, to land on the next run.
     const waiting = new Set(run.queue.map((q) => q.storyId));
     for (const story of run.prd.stories) {
@@ -156,7 +164,7 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
   for (;;) {
     if (errors.length > 0) {
       options.abortAll();
-      await Promise.allSettled([...lanes.values(), landing]);
+      await Promise.allSettled([...lanes.values(), landing, ...chores]);
       throw errors[0];
     }
     const stop = ctx.killSignal.aborted ? 'immediate' : ctx.stopSignal.aborted ? 'graceful' : 'none';
