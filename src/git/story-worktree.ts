@@ -18,32 +18,35 @@ export interface StoryCheckout {
  * earlier attempt at the same story (that keeps ignored files such as
  * installed dependencies), made fresh otherwise.
  */
-export async function prepareStoryCheckout(
+export function prepareStoryCheckout(
   root: string,
   options: { dir: string; branch: string; from: string },
 ): Promise<StoryCheckout> {
-  const { dir, branch, from } = options;
-  const existing = await findWorktree(root, dir);
-  if (existing && existing.branch === branch && existsSync(dir)) {
-    await git(['reset', '--hard', '--quiet', from, '--'], { cwd: dir });
-    await cleanUntracked(dir);
-    return { dir, branch, created: false };
-  }
-  // Whatever is left of an earlier worktree there goes first; a branch alone is reset by -B.
-  if (existing || existsSync(dir)) await removeStoryCheckout(root, { dir });
-  // -B: a branch left behind without its worktree is reset to `from`, not an error.
-  await git(['worktree', 'add', '--quiet', '--no-track', '-B', branch, dir, from], { cwd: root });
-  return { dir, branch, created: true };
+  return oneAtATime(root, async () => {
+    const { dir, branch, from } = options;
+    const existing = await findWorktree(root, dir);
+    if (existing && existing.branch === branch && existsSync(dir)) {
+      await git(['reset', '--hard', '--quiet', from, '--'], { cwd: dir });
+      await cleanUntracked(dir);
+      return { dir, branch, created: false };
+    }
+    // Whatever is left of an earlier worktree there goes first; a branch alone is reset by -B.
+    if (existing || existsSync(dir)) await removeUnlocked(root, { dir });
+    // -B: a branch left behind without its worktree is reset to `from`, not an error.
+    await git(['worktree', 'add', '--quiet', '--no-track', '-B', branch, dir, from], { cwd: root });
+    return { dir, branch, created: true };
+  });
 }
 
 /**
  * Removes a story's worktree (uncommitted work in it is discarded) and
  * deletes its branch. Safe to call for a story that has neither.
  */
-export async function removeStoryCheckout(
-  root: string,
-  options: { dir?: string; branch?: string },
-): Promise<void> {
+export function removeStoryCheckout(root: string, options: { dir?: string; branch?: string }): Promise<void> {
+  return oneAtATime(root, () => removeUnlocked(root, options));
+}
+
+async function removeUnlocked(root: string, options: { dir?: string; branch?: string }): Promise<void> {
   const { dir } = options;
   if (dir !== undefined && existsSync(dir)) {
     const removed = await runGit(['worktree', 'remove', '--force', '--force', canonicalPath(dir)], {
@@ -59,4 +62,23 @@ export async function removeStoryCheckout(
     await pruneWorktrees(root);
   }
   if (options.branch) await deleteBranchIfPresent(root, options.branch);
+}
+
+/**
+ * `git worktree add` and `remove` are not safe to run at once in one
+ * repository: one can read the other's half-written administrative folder
+ * ("failed to read .git/worktrees/<id>/commondir") and fail. The workers of
+ * a run share the repository, so its worktree changes go one at a time.
+ */
+const queues = new Map<string, Promise<unknown>>();
+
+function oneAtATime<T>(root: string, work: () => Promise<T>): Promise<T> {
+  const key = canonicalPath(root);
+  const turn = (queues.get(key) ?? Promise.resolve()).then(work);
+  const settled = turn.catch(() => undefined);
+  queues.set(key, settled);
+  void settled.then(() => {
+    if (queues.get(key) === settled) queues.delete(key);
+  });
+  return turn;
 }

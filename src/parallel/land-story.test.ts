@@ -7,8 +7,8 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { testRunContext } from '../../test/support/run-context.js';
 import { buildStory } from '../../test/support/story-builder.js';
-import { claudeAdapter } from '../agents/claude/claude-adapter.js';
 import { storyBranchName } from '../core/story-ref.js';
 import type { StoryVerdict } from '../core/story-verdict.js';
 import { detachHead, isDetached, rebaseOnto } from '../git/land.js';
@@ -17,9 +17,6 @@ import { prepareStoryCheckout } from '../git/story-worktree.js';
 import { makeTempRepo, type TempRepo } from '../git/testing.js';
 import type { RunContext } from '../loop/context.js';
 import type { LoopEvent } from '../loop/events.js';
-import { openTaskSource } from '../sources/load-task-source.js';
-import { defaultConfig } from '../state/config.js';
-import { runFiles } from '../state/layout.js';
 import { newRunState } from '../state/run-state-update.js';
 import { startIntegrating } from '../state/running-attempts.js';
 import { type LandResult, landStory } from './land-story.js';
@@ -56,23 +53,7 @@ async function setUp(gates: string[] = []) {
   });
   await r.git('switch', '--quiet', '-c', BRANCH);
   const events: LoopEvent[] = [];
-  const files = runFiles(path.join(r.dir, '.ralph', 'runs', 'demo'));
-  const ctx: RunContext = {
-    cwd: r.dir,
-    name: 'demo',
-    source: openTaskSource(path.join(r.dir, TASK)),
-    progressPath: path.join(r.dir, '.ralph/prds/demo/progress.md'),
-    runDir: files.dir,
-    files,
-    config: { ...defaultConfig(), checks: gates },
-    agent: { adapter: claudeAdapter, binaryPath: 'claude', extraArgs: [], env: {} },
-    limits: { timeoutMs: 30_000, idleTimeoutMs: 30_000, maxRetries: 3, rateLimitBackoffMs: 1000 },
-    promptTemplate: '',
-    stopSignal: new AbortController().signal,
-    killSignal: new AbortController().signal,
-    emit: (e) => events.push(e),
-    now: () => new Date('2026-01-01T00:00:00Z'),
-  };
+  const ctx = testRunContext(r.dir, { gates, events });
   return { r, ctx, events };
 }
 
