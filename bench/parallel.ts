@@ -8,7 +8,8 @@
  * Prints figures; asserts nothing.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startAnthropicServer } from '../test/support/anthropic-server.js';
@@ -40,7 +41,7 @@ interface Measured {
   workers: number;
   wallMs: number;
   exitCode: number | null;
-  peakRssKb: number;
+  use: ProcessUse;
   landed: number;
   /** Mean time from an attempt's start to its verdict, and from a landing's start to the pass. */
   attemptMs: number;
@@ -61,13 +62,28 @@ function meanSpan(
   return spans.length === 0 ? 0 : spans.reduce((a, b) => a + b, 0) / spans.length;
 }
 
-/** Peak RSS (VmHWM) of one process, sampled while it runs. */
-function watchPeakRss(pid: number): () => number {
-  let peak = 0;
+interface ProcessUse {
+  peakRssKb: number;
+  /** CPU seconds of ralph itself, and of the processes it waited for (the agents, git, gates). */
+  cpuSelf: number;
+  cpuChildren: number;
+}
+
+/** Peak RSS (VmHWM) and CPU time of one process, sampled while it runs (the last sample stands). */
+function watchProcess(pid: number): () => ProcessUse {
+  const use: ProcessUse = { peakRssKb: 0, cpuSelf: 0, cpuChildren: 0 };
   const sample = () => {
     try {
       const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-      if (hwm?.[1]) peak = Math.max(peak, Number(hwm[1]));
+      if (hwm?.[1]) use.peakRssKb = Math.max(use.peakRssKb, Number(hwm[1]));
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // Fields after the command name: utime, stime, cutime, cstime are the 14th to 17th, in ticks of 1/100 s.
+      const fields = stat
+        .slice(stat.lastIndexOf(')') + 2)
+        .split(' ')
+        .map(Number);
+      use.cpuSelf = ((fields[11] ?? 0) + (fields[12] ?? 0)) / 100;
+      use.cpuChildren = ((fields[13] ?? 0) + (fields[14] ?? 0)) / 100;
     } catch {
       // Gone.
     }
@@ -75,7 +91,7 @@ function watchPeakRss(pid: number): () => number {
   const timer = setInterval(sample, 100);
   return () => {
     clearInterval(timer);
-    return peak;
+    return use;
   };
 }
 
@@ -98,19 +114,25 @@ async function measure(workers: number): Promise<Measured> {
       {
         cwd: repo.dir,
         env: {
-        ...claude.env,
-        RALPH_AGENT_PATH: claudeBin,
-        ...(process.env.BENCH_GIT_TRACE ? { GIT_TRACE2_EVENT: process.env.BENCH_GIT_TRACE } : {}),
-      },
+          ...claude.env,
+          RALPH_AGENT_PATH: claudeBin,
+          ...(process.env.BENCH_GIT_TRACE ? { GIT_TRACE2_EVENT: process.env.BENCH_GIT_TRACE } : {}),
+        },
         stdio: ['ignore', 'ignore', 'inherit'],
       },
     );
-    const stop = child.pid === undefined ? () => 0 : watchPeakRss(child.pid);
+    const stop =
+      child.pid === undefined
+        ? () => ({ peakRssKb: 0, cpuSelf: 0, cpuChildren: 0 })
+        : watchProcess(child.pid);
     const exitCode = await new Promise<number | null>((resolve) => child.on('close', resolve));
     const wallMs = Date.now() - started;
     const log = await repo.git('log', '--format=%s', 'main..ralph/demo');
     const landed = log.split('\n').filter((s) => /^chore\(ralph\): .* passed$/.test(s)).length;
-    const events = readFileSync(join(repo.dir, '.ralph/runs/demo/events.jsonl'), 'utf8')
+    const eventLog = readFileSync(join(repo.dir, '.ralph/runs/demo/events.jsonl'), 'utf8');
+    if (process.env.BENCH_EVENTS_DIR)
+      writeFileSync(join(process.env.BENCH_EVENTS_DIR, `events-${workers}.jsonl`), eventLog);
+    const events = eventLog
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as { type: string; at: string; storyId?: string });
@@ -120,7 +142,7 @@ async function measure(workers: number): Promise<Measured> {
       workers === 1 ? 'story-passed' : 'story-verified',
     );
     const landingMs = meanSpan(events, 'integration-started', 'story-passed');
-    return { workers, wallMs, exitCode, peakRssKb: stop(), landed, attemptMs, landingMs };
+    return { workers, wallMs, exitCode, use: stop(), landed, attemptMs, landingMs };
   } finally {
     await server.close();
     await claude.cleanup();
@@ -131,8 +153,9 @@ async function measure(workers: number): Promise<Measured> {
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
 
+const machine = `${availableParallelism()} cores, load average ${loadavg()[0]?.toFixed(1)}`;
 console.log(
-  `parallel stories: ${stories.length} stories, ${CHAINS} chains of ${CRITICAL_PATH}, real claude, ${TURN_MS} ms per model answer`,
+  `parallel stories: ${stories.length} stories, ${CHAINS} chains of ${CRITICAL_PATH}, real claude, ${TURN_MS} ms per model answer; ${machine}`,
 );
 const results: Measured[] = [];
 for (const workers of WORKERS) {
@@ -147,12 +170,15 @@ if (one) {
   // Total work is what one worker takes; a story is 1/16 of it, and no schedule beats the longest chain.
   const perStory = one.wallMs / stories.length;
   console.log('');
-  console.log('  N   wall      speed-up  ideal     efficiency  ralph peak RSS  per worker');
+  console.log(
+    '  N   wall      speed-up  ideal     efficiency  ralph peak RSS  per worker  CPU ralph / agents+git',
+  );
   for (const r of results) {
     const ideal = Math.max(one.wallMs / r.workers, perStory * CRITICAL_PATH);
-    const perWorker = r.workers === 1 ? r.peakRssKb : (r.peakRssKb - one.peakRssKb) / (r.workers - 1);
+    const perWorker =
+      r.workers === 1 ? r.use.peakRssKb : (r.use.peakRssKb - one.use.peakRssKb) / (r.workers - 1);
     console.log(
-      `  ${String(r.workers).padEnd(3)} ${seconds(r.wallMs).padEnd(9)} ${`${(one.wallMs / r.wallMs).toFixed(2)}x`.padEnd(9)} ${seconds(ideal).padEnd(9)} ${`${((100 * ideal) / r.wallMs).toFixed(0)} %`.padEnd(11)} ${mb(r.peakRssKb).padEnd(15)} ${r.workers === 1 ? '' : `+${mb(perWorker)}`}`,
+      `  ${String(r.workers).padEnd(3)} ${seconds(r.wallMs).padEnd(9)} ${`${(one.wallMs / r.wallMs).toFixed(2)}x`.padEnd(9)} ${seconds(ideal).padEnd(9)} ${`${((100 * ideal) / r.wallMs).toFixed(0)} %`.padEnd(11)} ${mb(r.use.peakRssKb).padEnd(15)} ${(r.workers === 1 ? '' : `+${mb(perWorker)}`).padEnd(11)} ${r.use.cpuSelf.toFixed(1)} s / ${r.use.cpuChildren.toFixed(1)} s`,
     );
   }
 }
