@@ -12,6 +12,7 @@ const idle = {
   limit: null,
   maxIterations: 7,
   holding: false,
+  allDone: 'all stories passed',
 };
 
 describe('startLimit', () => {

@@ -49,13 +49,15 @@ export function whenIdle(input: {
   maxIterations: number;
   maxCostUsd?: number;
   holding: boolean;
+  /** What to say when nothing in scope is left (see `allDoneMessage`). */
+  allDone: string;
 }): IdleDecision {
   const finish = (
     reason: Extract<IdleDecision, { kind: 'finish' }>['reason'],
     exitCode: ExitCode,
     message: string,
   ) => ({ kind: 'finish', reason, exitCode, message }) as const;
-  if (input.remaining.length === 0) return finish('all-done', ExitCode.Success, 'all stories passed');
+  if (input.remaining.length === 0) return finish('all-done', ExitCode.Success, input.allDone);
   if (input.stop === 'immediate')
     return finish('interrupted', ExitCode.Interrupted, 'stopped; the interrupted attempts were rolled back');
   if (input.stop === 'graceful') return finish('interrupted', ExitCode.Interrupted, 'stopped');

@@ -15,8 +15,9 @@ import { recordFailure } from './worker-lane.js';
  * failed attempt of the story (kept under a rescue ref with `onFailure:
  * keep`). Either way its worktree and branch go; a retry starts afresh from
  * the new tip. The landing is recorded as begun, for a killed run to undo.
+ * True when the story landed now.
  */
-export async function landNext(run: ParallelRun, item: Verified): Promise<void> {
+export async function landNext(run: ParallelRun, item: Verified): Promise<boolean> {
   const { ctx, store } = run;
   const emit = run.laneEmit('merge', item.storyId);
   const story = run.prd.stories.find((s) => s.id === item.storyId);
@@ -25,7 +26,7 @@ export async function landNext(run: ParallelRun, item: Verified): Promise<void> 
     // The story left the task file: its work has nowhere to land.
     await removeStoryCheckout(run.root, checkout);
     run.busy.delete(item.storyId);
-    return;
+    return false;
   }
   emit({ type: 'integration-started', storyId: story.id, onto: run.prdBranch, queued: run.queue.length });
   const result = await landStory({
@@ -51,7 +52,7 @@ export async function landNext(run: ParallelRun, item: Verified): Promise<void> 
   if (result.kind === 'aborted') {
     // Stopped at once (a second Ctrl-C): the verified branch stays, to land on the next run.
     await store.update((s) => endIntegrating(s, ctx.now()));
-    return;
+    return false;
   }
   if (result.kind === 'rejected') {
     await store.update((s) => endIntegrating(s, ctx.now()));
@@ -69,7 +70,7 @@ export async function landNext(run: ParallelRun, item: Verified): Promise<void> 
     const { attempt } = item.verdict;
     await recordFailure(run, { story, attempt, iteration: item.iteration, failure: result.failure, emit });
     await run.afterIteration(item.iteration, story.id);
-    return;
+    return false;
   }
   const commits = result.kind === 'landed' ? result.commits : [];
   const state = await store.update((s) =>
@@ -84,7 +85,7 @@ export async function landNext(run: ParallelRun, item: Verified): Promise<void> 
   run.meanwhile(() => removeStoryCheckout(run.root, checkout));
   run.prd = await readTaskFile(ctx);
   run.busy.delete(story.id);
-  if (result.kind !== 'landed') return;
+  if (result.kind !== 'landed') return false;
   const record = storyRun(state, story.id);
   emit({
     type: 'story-passed',
@@ -97,4 +98,5 @@ export async function landNext(run: ParallelRun, item: Verified): Promise<void> 
     durationMs: record.durationMs,
   });
   await run.afterIteration(item.iteration, story.id);
+  return true;
 }

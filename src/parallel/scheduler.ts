@@ -1,6 +1,7 @@
 import type { ExitCode } from '../core/errors.js';
 import { type StartLimit, startLimit, whenIdle } from '../core/parallel-rules.js';
 import { readyStories } from '../core/ready.js';
+import { allDoneMessage } from '../core/scope-summary.js';
 import { remainingStories } from '../core/select.js';
 import { removeStoryCheckout } from '../git/story-worktree.js';
 import type { RunContext } from '../loop/context.js';
@@ -93,6 +94,7 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
   let attempts = 0;
   const lanes = new Map<number, Promise<void>>();
   let landing: Promise<void> | null = null;
+  const landedThisRun = new Set<string>();
 
   const startLane = (worker: number, storyId: string) => {
     const story = run.prd.stories.find((s) => s.id === storyId);
@@ -173,6 +175,9 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
       run.queue.shift();
       landing = run
         .inCheckout(() => landNext(run, next))
+        .then((landed) => {
+          if (landed) landedThisRun.add(next.storyId);
+        })
         .catch((error: unknown) => void errors.push(error))
         .finally(() => {
           landing = null;
@@ -221,6 +226,7 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
         maxIterations,
         ...(ctx.limits.maxCostUsd !== undefined ? { maxCostUsd: ctx.limits.maxCostUsd } : {}),
         holding: Date.now() < holdUntil,
+        allDone: allDoneMessage(run.prd.stories, scope, landedThisRun),
       });
       if (decision.kind === 'finish') return finish(decision.reason, decision.exitCode, decision.message);
       await sleep(holdUntil - Date.now(), ctx.stopSignal, ctx.killSignal);
