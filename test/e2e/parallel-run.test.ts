@@ -118,9 +118,23 @@ describe('ralph run --parallel', () => {
       },
       { gates: [NO_CONFLICT_MARKERS], files: { 'shared.txt': 'one\n' } },
     );
-    const result = await project.run(['demo', '--headless', '--parallel', '2']);
+    const result = await project.run(['demo', '--json', '--parallel', '2']);
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
+    // --json tags every event of a story with its lane and story, like the event log.
+    const printed = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; worker?: unknown; storyId?: string });
+    for (const e of printed.filter((e) => ['iteration-started', 'signal'].includes(e.type)))
+      expect(e).toMatchObject({ worker: expect.any(Number), storyId: expect.stringMatching(/^S-[12]$/) });
+    // Gates run in a worker (the story alone) and in the merge queue (the story on the new tip).
+    const gates = printed.filter((e) => e.type === 'check-started');
+    expect(new Set(gates.map((e) => typeof e.worker))).toEqual(new Set(['number', 'string']));
+    for (const e of gates) expect(e.storyId).toMatch(/^S-[12]$/);
+    expect(printed.filter((e) => e.type === 'integration-failed')).toEqual([
+      expect.objectContaining({ worker: 'merge' }),
+    ]);
 
     const order = await landedOrder(project.repo, 'ralph/demo');
     expect([...order].sort()).toEqual(['S-1', 'S-2']);
