@@ -185,7 +185,7 @@ function describeTakeover(event: Extract<LoopEvent, { type: 'lock-taken-over' }>
   }
 }
 
-const firstLine = (text: string): string => truncate(text.split('\n')[0] ?? '', 300);
+export const firstLine = (text: string): string => truncate(text.split('\n')[0] ?? '', 300);
 const truncate = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max)}…` : text);
 const indent = (text: string): string =>
   text

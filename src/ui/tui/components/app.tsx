@@ -74,7 +74,7 @@ export function App({ controller, now }: { controller: TuiController; now?: () =
   const body = (() => {
     switch (view.kind) {
       case 'dashboard':
-        return <Dashboard prd={prd} layout={layout} />;
+        return <Dashboard prd={prd} layout={layout} nowMs={nowMs} />;
       case 'log':
         return <LogView prd={prd} lines={log} height={layout.pageSize} />;
       case 'diff':

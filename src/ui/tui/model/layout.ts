@@ -54,3 +54,27 @@ export function computeLayout(size: Size): Layout {
     details: { columns: columns - listWidth, rows: bodyHeight },
   };
 }
+
+/** Lines the lanes panel of a parallel run takes: a line per worker and one for the merge queue, a title, borders. */
+export const lanesHeight = (workers: number): number => workers + 4;
+
+/**
+ * The dashboard's panels under a panel of `rows` lines on top (a parallel
+ * run's lanes), which takes at most what leaves the stories a few lines.
+ * Returns the layout of what is left, and the lines the top panel gets.
+ */
+export function belowTopPanel(layout: Layout, rows: number): { top: number; rest: Layout } {
+  const top = Math.max(0, Math.min(rows, layout.bodyHeight - 6));
+  const bodyHeight = layout.bodyHeight - top;
+  const list = layout.narrow
+    ? {
+        columns: layout.list.columns,
+        rows: Math.max(3, Math.min(bodyHeight - 3, Math.floor(bodyHeight * 0.45))),
+      }
+    : { columns: layout.list.columns, rows: bodyHeight };
+  const details = {
+    columns: layout.details.columns,
+    rows: layout.narrow ? bodyHeight - list.rows : bodyHeight,
+  };
+  return { top, rest: { ...layout, bodyHeight, list, details } };
+}

@@ -10,6 +10,7 @@ import { describeRetry } from '../../plain-reporter.js';
 import type { HookTaskLine, PrdSummary, SessionEvent, StoryState } from '../session.js';
 import { isGoalOnlyEvent } from './goal-event.js';
 import { reduceGoalEvent, withHookTask } from './goal-run-view.js';
+import { type Lanes, reduceLanes } from './lanes.js';
 import { emptyLog, type LogState, logEvent, note } from './log-cards.js';
 import { type StepName, type Steps, type StepView, stepOf } from './steps.js';
 
@@ -75,6 +76,8 @@ export interface RunView {
   mode: GoalMode | null;
   /** The latest per-iteration hook tasks, oldest first. */
   hooks: readonly HookTaskLine[];
+  /** A parallel run's workers and merge queue; null for a sequential run. */
+  lanes: Lanes | null;
 }
 
 export function initialRunView(summary: PrdSummary, logCapacity?: number): RunView {
@@ -97,6 +100,7 @@ export function initialRunView(summary: PrdSummary, logCapacity?: number): RunVi
     log: emptyLog(logCapacity),
     mode: summary.goal?.mode ?? null,
     hooks: summary.goal?.hookTasks ?? [],
+    lanes: null,
   };
 }
 
@@ -190,7 +194,7 @@ export function reloadedRun(run: RunView, summary: PrdSummary): RunView {
 export function reduceRun(run: RunView, summary: PrdSummary, event: SessionEvent, nowMs: number): RunView {
   if (isGoalOnlyEvent(event)) return reduceGoalEvent(run, summary, event, nowMs, reduceRun);
   const log = tuiNote(run, event) ?? logEvent(run.log, event);
-  const next = { ...run, log };
+  const next = { ...run, log, lanes: reduceLanes(run.lanes, event, nowMs) };
   const step = stepOf(event);
   if (step !== null) return withStep(next, step.name, step.step);
   switch (event.type) {
@@ -202,7 +206,9 @@ export function reduceRun(run: RunView, summary: PrdSummary, event: SessionEvent
         activity: `${event.resumed ? 'resuming' : 'starting'}: ${event.remaining} stor${event.remaining === 1 ? 'y' : 'ies'} left`,
       });
     case 'iteration-started': {
-      const started = patchStory({ ...next, stories: clearInProgress(next.stories) }, event.storyId, (s) => ({
+      // In a parallel run other stories are in progress too.
+      const stories = event.worker === undefined ? clearInProgress(next.stories) : next.stories;
+      const started = patchStory({ ...next, stories }, event.storyId, (s) => ({
         ...s,
         attempts: event.attempt,
         state: 'in-progress',
@@ -230,7 +236,11 @@ export function reduceRun(run: RunView, summary: PrdSummary, event: SessionEvent
     case 'agent-exited': {
       const current = run.current;
       if (current === null) return next;
-      return patchStory({ ...next, current: { ...current, agentRunning: false } }, current.storyId, (s) => ({
+      // A parallel run's agents exit in any order: the event says whose it was.
+      const storyId = event.storyId ?? current.storyId;
+      const agentRunning = storyId === current.storyId ? false : current.agentRunning;
+      const exited = { ...next, current: { ...current, agentRunning } };
+      return patchStory(exited, storyId, (s) => ({
         ...s,
         durationMs: s.durationMs + event.durationMs,
       }));
