@@ -174,6 +174,26 @@ describe('ralph run --parallel', () => {
     for (const sha of (await project.repo.git('rev-list', 'main..ralph/demo')).split('\n'))
       expect(await markersAt(project, sha)).toBe(false);
   });
+
+  it('--no-worktree lands on the branch checked out in place, which is left on that branch and clean', async () => {
+    const two = [
+      { id: 'N-1', title: 'First' },
+      { id: 'N-2', title: 'Second' },
+    ];
+    project = await parallelProject(
+      prdJson(two),
+      Object.fromEntries(two.map((s) => [s.id, [implement(s.id, s.title, `${s.id}.txt`, `${s.id}\n`)]])),
+    );
+    const start = await project.repo.head();
+    const result = await project.run(['demo', '--headless', '--parallel', '2', '--no-worktree']);
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    expect((await landedOrder(project.repo, 'main', start)).sort()).toEqual(['N-1', 'N-2']);
+    expect(await project.repo.git('rev-parse', '--abbrev-ref', 'HEAD')).toBe('main');
+    expect(await project.repo.git('status', '--porcelain')).toBe('');
+    expect(await project.read('N-1.txt')).toBe('N-1\n');
+    expect(await project.repo.git('branch', '--list', 'ralph-stories/*')).toBe('');
+  });
 });
 
 /** The gate: no tracked file holds a conflict marker. */

@@ -35,9 +35,9 @@ export function parallelProject(
 
 const PASS_SUBJECT = /^chore\(ralph\): (.+) passed$/;
 
-/** The stories recorded as passed on `branch`, in the order they landed. */
-export async function landedOrder(repo: GitFixture, branch: string): Promise<string[]> {
-  const subjects = (await repo.git('log', '--reverse', '--first-parent', '--format=%s', `main..${branch}`))
+/** The stories recorded as passed on `branch` since `base`, in the order they landed. */
+export async function landedOrder(repo: GitFixture, branch: string, base = 'main'): Promise<string[]> {
+  const subjects = (await repo.git('log', '--reverse', '--first-parent', '--format=%s', `${base}..${branch}`))
     .split('\n')
     .filter(Boolean);
   return subjects.flatMap((s) => {
