@@ -6,6 +6,7 @@ import { lockTakeoverEvent } from '../loop/lock-events.js';
 import { readTaskFile } from '../loop/read-task-file.js';
 import { recoverInterruptedAttempt, startSession } from '../loop/recovery.js';
 import { saveState } from '../loop/state-io.js';
+import { removeToolTemporaries } from '../loop/tool-files.js';
 import { prepareTree } from '../loop/tree-guard.js';
 import type { Workspace } from '../loop/workspace.js';
 import { openTaskSource } from '../sources/load-task-source.js';
@@ -39,7 +40,6 @@ export async function runParallel(options: ParallelOptions): Promise<ParallelOut
   const files = runFiles(options.runDir);
   const now = options.now ?? (() => new Date());
   const emit = withEventLog(options.emit, files.events);
-  await ensureRalphGitignore(options.root);
   const lock =
     options.lock ??
     (await acquireLock(files.lock, { command: `ralph run ${options.name} --parallel ${options.workers}` }));
@@ -79,6 +79,8 @@ export async function runParallel(options: ParallelOptions): Promise<ParallelOut
       emit,
     };
     state = { ...state, taskPath: source.path };
+    await ensureRalphGitignore(ctx.cwd);
+    await removeToolTemporaries(ctx);
     // A sequential run killed mid-attempt is recovered as it would be by itself.
     state = await recoverInterruptedAttempt(ctx, state);
     const recovered = await recoverStories(ctx, options.root, state, await readTaskFile(ctx));

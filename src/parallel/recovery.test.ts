@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../test/support/process-alive.js';
 import { testRunContext } from '../../test/support/run-context.js';
+import { ATTEMPT_ENV } from '../agents/process-environ.js';
 import type { StoryVerdict } from '../core/story-verdict.js';
 import { writeVerdict } from '../git/story-branches.js';
 import { prepareStoryCheckout } from '../git/story-worktree.js';
@@ -93,7 +94,12 @@ describe('recoverStories', () => {
     await writeVerdict(r.dir, d.branch, verify('D', d.head, '2026-01-01T00:00:01.000Z'));
     await mkdir(path.join(files.dir, 'stories', 'stray'), { recursive: true });
     const agent = spawn('sleep', ['300'], { detached: true, stdio: 'ignore' });
-    const gate = spawn('sleep', ['300'], { detached: true, stdio: 'ignore' });
+    // A gate of the attempt: its own process group, found only by the attempt's token.
+    const gate = spawn('sleep', ['300'], {
+      detached: true,
+      stdio: 'ignore',
+      env: { ...process.env, [ATTEMPT_ENV]: 'token-of-C' },
+    });
     for (const p of [agent, gate]) if (p.pid) sleepers.push(p.pid);
     let state = newRunState({ name: 'demo', taskPath: TASK, now: new Date() });
     state = startRunning(state, {
@@ -104,7 +110,7 @@ describe('recoverStories', () => {
       branch: c.branch,
       worktree: c.dir,
     });
-    state = updateRunning(state, 'C', { agentPid: agent.pid ?? 0, gatePid: gate.pid ?? 0 });
+    state = updateRunning(state, 'C', { agentPid: agent.pid ?? 0, agentToken: 'token-of-C' });
     state = startRunning(state, {
       storyId: 'B',
       worker: 2,
