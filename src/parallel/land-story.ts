@@ -15,6 +15,7 @@ import type { LoopEventSink } from '../loop/events.js';
 import { readTaskFile } from '../loop/read-task-file.js';
 import { writePassFiles } from '../loop/record-pass.js';
 import { isToolFile, toolPaths } from '../loop/tool-files.js';
+import { faultPoint } from '../state/fault-point.js';
 
 export interface LandRequest {
   /** The run: its cwd is the PRD checkout, where stories are integrated. */
@@ -64,6 +65,7 @@ export async function landStory(request: LandRequest): Promise<LandResult> {
     const token = randomUUID();
     await request.began(tipBefore, token);
     await detachHead(cwd);
+    faultPoint('landing-detached');
     const landedMeanwhile = passedStoryIds(
       (await git(['log', '--reverse', '--format=%s', `${verdict.base}..${tipBefore}`, '--'], { cwd }))
         .split('\n')
@@ -86,6 +88,7 @@ export async function landStory(request: LandRequest): Promise<LandResult> {
     );
     if (!rebased.ok) return rejected({ kind: 'conflict', files: rebased.files, diff: rebased.diff });
     const commits = await commitsSince(cwd, tipBefore);
+    faultPoint('landing-rebased');
     // The agent's edits to the tool's files are undone, as in any attempt; the record below rewrites them.
     await restorePathsFrom(cwd, tipBefore, toolPaths(ctx));
 
@@ -111,6 +114,7 @@ export async function landStory(request: LandRequest): Promise<LandResult> {
       summary: verdict.summary,
       learnings: verdict.learnings,
     });
+    faultPoint('landing-recorded');
     const tip = await headSha(cwd);
     if (tip === null) throw new Error('the PRD checkout lost its HEAD');
     if (!(await compareAndSwapBranch(cwd, prdBranch, tip, tipBefore, `ralph: land ${story.id}`))) {
@@ -118,6 +122,7 @@ export async function landStory(request: LandRequest): Promise<LandResult> {
       await returnToBranch(cwd, prdBranch);
       continue;
     }
+    faultPoint('landing-moved');
     await attachHead(cwd, prdBranch);
     return { kind: 'landed', tip, commits };
   }

@@ -16,6 +16,7 @@ import { storyPromptFor } from '../loop/story-prompt.js';
 import { isToolFile, toolPaths } from '../loop/tool-files.js';
 import { type SetupEnvironment, setupOnce } from '../loop/worktree-setup.js';
 import { openTaskSource } from '../sources/load-task-source.js';
+import { faultPoint } from '../state/fault-point.js';
 import { iterationLogPath } from '../state/layout.js';
 import type { Failure } from '../state/run-state.js';
 
@@ -78,6 +79,7 @@ export async function workStory(request: StoryWorkRequest): Promise<StoryWorkRes
   if (from === null) throw new Error(`the PRD branch ${request.prdBranch} does not exist`);
   const { dir, branch } = storyCheckoutOf(ctx, story.id);
   const checkout = await prepareStoryCheckout(request.root, { dir, branch, from });
+  faultPoint('story-checkout-made');
   emit(
     checkout.created
       ? { type: 'worktree-created', path: dir, branch, base: request.prdBranch, newBranch: true }
@@ -149,6 +151,7 @@ export async function workStory(request: StoryWorkRequest): Promise<StoryWorkRes
       learnings: [...facts.said.learn],
     };
     await writeVerdict(request.root, branch, recorded);
+    faultPoint('story-verified');
     return { ...done, kind: 'verified', verdict: recorded, commits: facts.commits.length };
   }
   await rollBack(inStory, story.id, attempt, from);

@@ -7,7 +7,12 @@
  * write). Without the variable every point is a no-op.
  *
  * Points: `agent-spawned`, `agent-exited`, `pass-recording`, `pass-committed`,
- * `atomic-write:<file name>` (temp file written, not yet renamed).
+ * `atomic-write:<file name>` (temp file written, not yet renamed); in a
+ * parallel run also `story-checkout-made` (a story's worktree made, its
+ * attempt not yet recorded), `story-verified` (the verdict on the story
+ * branch, not yet in the run state), `landing-detached`, `landing-rebased`,
+ * `landing-recorded` (the pass committed on the detached checkout) and
+ * `landing-moved` (the PRD branch moved, the checkout not yet re-attached).
  */
 const reached = new Map<string, number>();
 

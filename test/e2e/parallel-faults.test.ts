@@ -1,7 +1,9 @@
 /**
- * `ralph run --parallel` killed with SIGKILL at different moments, then run
- * again: every story lands once, and nothing of the dead run is left (no
- * story worktree, branch or process).
+ * `ralph run --parallel` killed with SIGKILL at different moments (from
+ * outside while agents run or a landing's gate runs, and from inside at the
+ * named points of src/state/fault-point.ts), then run again: every story
+ * lands once, and nothing of the dead run is left (no story worktree,
+ * branch or process).
  */
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
@@ -84,6 +86,14 @@ async function expectEverythingLandedOnce(p: LoopProject): Promise<void> {
     await p.repo.git('-C', join(p.repo.dir, '.ralph', 'worktrees', 'demo'), 'status', '--porcelain'),
   ).toBe('');
   expect(processesIn(p.repo.dir)).toEqual([]);
+  const state = JSON.parse(
+    await readFile(join(p.repo.dir, '.ralph', 'runs', 'demo', 'state.json'), 'utf8'),
+  ) as {
+    running?: unknown[];
+    integrating?: unknown;
+  };
+  expect(state.running ?? []).toEqual([]);
+  expect(state.integrating).toBeUndefined();
 }
 
 describe('ralph run --parallel, killed with SIGKILL', () => {
@@ -156,5 +166,49 @@ describe('ralph run --parallel, killed with SIGKILL', () => {
     // Its agent was not asked again: the verified branch survived the crash and landed.
     expect(p.stories.prompts(landing)).toHaveLength(1);
     await expectEverythingLandedOnce(p);
+  });
+});
+
+/**
+ * Moments no outside timing hits reliably, each reached by ralph itself
+ * (`RALPH_FAULT_AT=<point>#<n>`): P-1 and P-2 run at once, P-3 waits on P-1,
+ * so the second landing rebases onto a tip that moved. `npm test` kills at
+ * the moments marked `ci`; RALPH_PARALLEL_KILL_POINTS=all at every one.
+ */
+const KILL_POINTS: { point: string; ci: boolean }[] = [
+  // A story's worktree made, its attempt not yet recorded.
+  { point: 'story-checkout-made#2', ci: false },
+  // Both agents started, the second one's pid not yet in the run state.
+  { point: 'agent-spawned#2', ci: true },
+  { point: 'agent-exited#1', ci: false },
+  // A verdict on its story branch, not yet in the run state.
+  { point: 'story-verified#1', ci: true },
+  { point: 'landing-detached#1', ci: false },
+  { point: 'landing-rebased#2', ci: true },
+  // The pass committed on the detached PRD checkout, the branch not yet moved.
+  { point: 'landing-recorded#1', ci: true },
+  // The PRD branch moved, the checkout not yet back on it.
+  { point: 'landing-moved#2', ci: true },
+  { point: 'atomic-write:state.json#6', ci: false },
+];
+const killPoints = KILL_POINTS.filter((k) => k.ci || process.env.RALPH_PARALLEL_KILL_POINTS === 'all').map(
+  (k) => k.point,
+);
+
+describe('ralph run --parallel, killed at a named moment', () => {
+  it.each(killPoints)('at %s: the rerun lands every story once and leaves nothing behind', async (point) => {
+    project = await parallelProject(prdJson(STORIES), {
+      'P-1': [work('P-1', 'First')],
+      'P-2': [work('P-2', 'Second')],
+      'P-3': [work('P-3', 'Third')],
+    });
+    const args = ['demo', '--headless', '--parallel', '2'];
+    const killed = await project.run(args, { env: { RALPH_FAULT_AT: point } });
+    expect(killed.signal).toBe('SIGKILL');
+    const rerun = await project.run(args);
+    expect(rerun.stderr).toBe('');
+    expect(rerun.exitCode).toBe(0);
+    expect(rerun.stdout).toMatch(/took over a stale lock/);
+    await expectEverythingLandedOnce(project);
   });
 });
