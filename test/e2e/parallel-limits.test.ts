@@ -1,7 +1,8 @@
 /**
  * Limits and signals across the workers of `ralph run --parallel`, with the
  * real Claude Code: Ctrl-C once and twice, a rate limit hit by one worker,
- * and the iteration limit counting attempts of every worker.
+ * the iteration limit counting attempts of every worker, and the budget
+ * counting attempts still running.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -117,6 +118,44 @@ describe('ralph run --parallel: signals and limits', () => {
     expect(result.stdout).toMatch(/reached the limit of 2 iterations/);
     expect(await landedOrder(project.repo, 'ralph/demo')).toHaveLength(2);
     expect(project.server.modelCalls().filter((r) => r.turn === 0)).toHaveLength(2);
+    expect(await storyBranches(project)).toBe('');
+  });
+
+  it('--max-cost counts the attempts still running before starting another', async () => {
+    // Every attempt is the same three scripted answers, so each costs the same, c ($0.024 as
+    // Claude Code prices the scripted usage). The budget lies between 2c and 3c.
+    const budget = 0.06;
+    project = await parallelProject(
+      prdJson([
+        { id: 'C-1', title: 'Story C-1' },
+        { id: 'C-2', title: 'Story C-2' },
+        { id: 'C-3', title: 'Story C-3', dependsOn: ['C-1'] },
+      ]),
+      // C-2 is still running when C-1 lands and C-3 becomes ready.
+      { 'C-1': [work('C-1')], 'C-2': [slow('C-2', 15_000)], 'C-3': [work('C-3')] },
+    );
+    const result = await project.run(['demo', '--headless', '--parallel', '2', '--max-cost', String(budget)]);
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(3);
+    expect(result.stdout).toMatch(/stopped before exceeding the \$0\.06 budget/);
+
+    // The premises: equal costs c with 2c <= budget < 3c, and C-1 landed while C-2 still ran.
+    const state = JSON.parse(await project.read('.ralph/runs/demo/state.json')) as {
+      stories: Record<string, { costUsd: number }>;
+    };
+    const c = state.stories['C-1']?.costUsd ?? 0;
+    expect(state.stories['C-2']?.costUsd).toBeCloseTo(c, 6);
+    expect(2 * c).toBeLessThanOrEqual(budget);
+    expect(3 * c).toBeGreaterThan(budget);
+    const events = await readEvents(project);
+    const at = (type: string, id: string) => events.findIndex((e) => e.type === type && e.storyId === id);
+    expect(at('story-passed', 'C-1')).toBeGreaterThan(-1);
+    expect(at('story-passed', 'C-1')).toBeLessThan(at('story-verified', 'C-2'));
+
+    // Then spent c plus an average attempt for C-2 (running) and one for C-3 is 3c, over the
+    // budget: C-3 never started, though spent plus one attempt (2c) was within it.
+    expect(project.stories.prompts('C-3')).toEqual([]);
+    expect((await landedOrder(project.repo, 'ralph/demo')).sort()).toEqual(['C-1', 'C-2']);
     expect(await storyBranches(project)).toBe('');
   });
 });
