@@ -175,15 +175,42 @@ describe('ralph run --parallel', () => {
       expect(await markersAt(project, sha)).toBe(false);
   });
 
-  it('--no-worktree lands on the branch checked out in place, which is left on that branch and clean', async () => {
-    const two = [
-      { id: 'N-1', title: 'First' },
-      { id: 'N-2', title: 'Second' },
-    ];
-    project = await parallelProject(
-      prdJson(two),
-      Object.fromEntries(two.map((s) => [s.id, [implement(s.id, s.title, `${s.id}.txt`, `${s.id}\n`)]])),
+  it('each story runs in a worktree of its own where worktree.setup ran, named in its prompt and never committed', async () => {
+    const { prd, plan } = twoStories('W');
+    project = await parallelProject(prd, plan, {
+      files: {
+        // Each run of setup notes where it ran, in the repository's shared git folder.
+        'setup.sh': 'pwd >> "$(git rev-parse --git-common-dir)/setup-dirs"\necho warm > .setup-cache\n',
+        // The gate fails in a checkout where setup has not run.
+        '.ralph/config.yaml': 'worktree:\n  setup: "sh setup.sh"\nchecks:\n  - "test -f .setup-cache"\n',
+      },
+    });
+    const result = await project.run(['demo', '--headless', '--parallel', '2']);
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    expect((await landedOrder(project.repo, 'ralph/demo')).sort()).toEqual(['W-1', 'W-2']);
+
+    const ran = (await project.read('.git/setup-dirs')).trim().split('\n');
+    for (const id of ['W-1', 'W-2']) {
+      expect(ran.filter((dir) => dir.endsWith(`/.ralph/runs/demo/stories/${id}`))).toHaveLength(1);
+      // The agent worked in that checkout, and was told what setup made there.
+      const [prompt] = project.stories.prompts(id);
+      expect(prompt).toContain('.setup-cache');
+    }
+    const events = await readEvents(project);
+    for (const id of ['W-1', 'W-2']) {
+      const started = events.find((e) => e.type === 'setup-started' && e.storyId === id);
+      expect(started?.cwd).toMatch(new RegExp(`/\\.ralph/runs/demo/stories/${id}$`));
+    }
+    const committed = (await project.repo.git('log', '--name-only', '--format=', 'main..ralph/demo')).split(
+      '\n',
     );
+    expect(committed).not.toContain('.setup-cache');
+  });
+
+  it('--no-worktree lands on the branch checked out in place, which is left on that branch and clean', async () => {
+    const { prd, plan } = twoStories('N');
+    project = await parallelProject(prd, plan);
     const start = await project.repo.head();
     const result = await project.run(['demo', '--headless', '--parallel', '2', '--no-worktree']);
     expect(result.stderr).toBe('');
@@ -195,6 +222,18 @@ describe('ralph run --parallel', () => {
     expect(await project.repo.git('branch', '--list', 'ralph-stories/*')).toBe('');
   });
 });
+
+/** Two independent stories `<prefix>-1` and `<prefix>-2`, each implemented at the first attempt. */
+function twoStories(prefix: string) {
+  const two = [
+    { id: `${prefix}-1`, title: 'First' },
+    { id: `${prefix}-2`, title: 'Second' },
+  ];
+  return {
+    prd: prdJson(two),
+    plan: Object.fromEntries(two.map((s) => [s.id, [implement(s.id, s.title, `${s.id}.txt`, `${s.id}\n`)]])),
+  };
+}
 
 /** The gate: no tracked file holds a conflict marker. */
 const NO_CONFLICT_MARKERS = "! git grep -q -E '^(<<<<<<<|>>>>>>>)'";
