@@ -4,19 +4,25 @@
  * the iteration limit counting attempts of every worker, and the budget
  * counting attempts still running.
  */
+import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CODEX_KEY_VAR, CODEX_TEST_MODEL, createCodexEnv } from '../support/codex-env.js';
 import { type LoopProject, prdJson } from '../support/loop-project.js';
 import type { Turn } from '../support/model-script.js';
 import { withFailures } from '../support/model-script.js';
 import { landedOrder, parallelProject, readEvents } from '../support/parallel-project.js';
 import { processesIn } from '../support/processes.js';
-import { implement, storyIdOf } from '../support/story-script.js';
+import { startResponsesServer } from '../support/responses-server.js';
+import { implement, storyIdOf, storyScript } from '../support/story-script.js';
 
 let project: LoopProject | undefined;
+let cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   await project?.cleanup();
   project = undefined;
+  for (const cleanup of cleanups) await cleanup();
+  cleanups = [];
 });
 
 const work = (id: string): Turn[] => implement(id, `Story ${id}`, `${id}.txt`, `${id}\n`);
@@ -102,6 +108,55 @@ describe('ralph run --parallel: signals and limits', () => {
     expect(events.filter((e) => e.type === 'attempt-failed')).toEqual([]);
     for (const id of ['R-1', 'R-2'])
       expect(events.find((e) => e.type === 'story-passed' && e.storyId === id)).toMatchObject({ attempt: 1 });
+  });
+
+  it('a rate limit hit by one worker moves new starts to the fallback agent; the other worker goes on', async () => {
+    const ids = ['F-1', 'F-2', 'F-3'];
+    const plan = Object.fromEntries(ids.map((id) => [id, [work(id)]]));
+    // The fallback is the real Codex CLI against a scripted Responses server, found on the PATH.
+    const codexServer = await startResponsesServer(storyScript(plan).script);
+    const codex = await createCodexEnv(codexServer.url);
+    cleanups.push(codex.cleanup, () => codexServer.close());
+    const q = (text: string) => JSON.stringify(text);
+    const codexEnv = {
+      PATH: `${dirname(codex.binaryPath)}:${process.env.PATH ?? ''}`,
+      CODEX_HOME: codex.env.CODEX_HOME ?? '',
+      [CODEX_KEY_VAR]: 'test-key',
+    };
+    const config = [
+      'agent:',
+      '  fallback: [codex]',
+      `  args:\n    codex: [${[...codex.args, '--model', CODEX_TEST_MODEL].map(q).join(', ')}]`,
+      `  env:\n    codex:\n${Object.entries(codexEnv)
+        .map(([name, value]) => `      ${name}: ${q(value)}`)
+        .join('\n')}`,
+    ].join('\n');
+    project = await parallelProject(prdJson(ids.map((id) => ({ id, title: `Story ${id}` }))), plan, {
+      files: { '.ralph/config.yaml': `${config}\n` },
+      // Claude's first request is refused with a 429; every later one is answered.
+      wrap: (script) =>
+        withFailures([{ error: { status: 429, type: 'rate_limit_error', message: 'Rate limited' } }], script),
+    });
+    const result = await project.run(['demo', '--headless', '--parallel', '2']);
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    const events = await readEvents(project);
+    expect(events.filter((e) => e.type === 'agent-switched')).toEqual([
+      expect.objectContaining({ from: 'claude', to: 'codex' }),
+    ]);
+    // Nobody waited and nothing failed: the limited attempt was given back and started again on Codex.
+    expect(events.filter((e) => e.type === 'rate-limited')).toEqual([]);
+    expect(events.filter((e) => e.type === 'attempt-failed')).toEqual([]);
+    for (const id of ids)
+      expect(events.find((e) => e.type === 'story-passed' && e.storyId === id)).toMatchObject({ attempt: 1 });
+    expect((await landedOrder(project.repo, 'ralph/demo')).sort()).toEqual(ids);
+    // Claude finished one story (the worker that was not limited); Codex did the other two.
+    const byCodex = [...new Set(codexServer.modelCalls().flatMap((r) => storyIdOf(r) ?? []))].sort();
+    expect(byCodex).toHaveLength(2);
+    const byClaudeOnly = ids.filter((id) => !byCodex.includes(id));
+    expect(byClaudeOnly).toHaveLength(1);
+    const claudeDone = project.server.modelCalls().filter((r) => storyIdOf(r) === byClaudeOnly[0]);
+    expect(claudeDone.length).toBeGreaterThanOrEqual(3);
   });
 
   it('--max-iterations counts the attempts of every worker', async () => {
