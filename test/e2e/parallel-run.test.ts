@@ -175,6 +175,55 @@ describe('ralph run --parallel', () => {
       expect(await markersAt(project, sha)).toBe(false);
   });
 
+  it('gates that fail on the combined result are a failed attempt: retried on the new tip, told which check failed', async () => {
+    // Each story alone passes the gate; both files together need a third, which only the retry adds.
+    const gate =
+      'test ! -f a.txt || test ! -f b.txt || test -f both.txt || { echo "a.txt and b.txt need both.txt"; exit 1; }';
+    const write = (id: string, files: string[]): Turn[] => [
+      {
+        tool: 'Bash',
+        input: {
+          command: `${files.map((f) => `echo ${id} > ${f}`).join(' && ')} && git add -A && git commit -qm "feat: ${id} - Add ${id}"`,
+          description: 'write and commit',
+        },
+      },
+      { text: `Added.\n<ralph>DONE ${id}</ralph>` },
+    ];
+    project = await parallelProject(
+      prdJson([
+        { id: 'A', title: 'Add A' },
+        { id: 'B', title: 'Add B' },
+      ]),
+      {
+        A: [write('A', ['a.txt']), write('A', ['a.txt', 'both.txt'])],
+        B: [write('B', ['b.txt']), write('B', ['b.txt', 'both.txt'])],
+      },
+      { gates: [gate] },
+    );
+    const result = await project.run(['demo', '--headless', '--parallel', '2']);
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    const order = await landedOrder(project.repo, 'ralph/demo');
+    expect([...order].sort()).toEqual(['A', 'B']);
+    const [first, second] = order as [string, string];
+    expect(project.stories.prompts(first)).toHaveLength(1);
+    const prompts = project.stories.prompts(second);
+    expect(prompts).toHaveLength(2);
+    expect(prompts[1]).toContain('once landed on the PRD branch');
+    expect(prompts[1]).toContain(`while it ran, ${first} landed on the PRD branch`);
+    expect(prompts[1]).toContain('a.txt and b.txt need both.txt');
+    const events = await readEvents(project);
+    expect(events.filter((e) => e.type === 'integration-failed')).toEqual([
+      expect.objectContaining({ storyId: second, kind: 'check-failed', landedMeanwhile: [first] }),
+    ]);
+    // Every commit the PRD branch ever pointed at passes the gate.
+    for (const line of (await project.repo.git('reflog', 'show', '--format=%H', 'ralph/demo')).split('\n')) {
+      const files = await project.repo.git('ls-tree', '--name-only', line);
+      const has = (f: string) => files.split('\n').includes(f);
+      expect(has('a.txt') && has('b.txt') && !has('both.txt')).toBe(false);
+    }
+  });
+
   it('each story runs in a worktree of its own where worktree.setup ran, named in its prompt and never committed', async () => {
     const { prd, plan } = twoStories('W');
     project = await parallelProject(prd, plan, {
