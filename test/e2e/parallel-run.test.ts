@@ -95,16 +95,11 @@ describe('ralph run --parallel', () => {
 
   it('a conflict is a failed attempt: retried on the new tip with the conflict in its prompt, then landed', async () => {
     // An existing file is rewritten through the shell (the Write tool wants it read first).
-    const edit = (id: string, content: string): Turn[] => [
-      {
-        tool: 'Bash',
-        input: {
-          command: `printf '${content.replaceAll('\n', '\\n')}' > shared.txt && git commit -qam "feat: ${id} - Edit ${id}"`,
-          description: 'edit and commit',
-        },
-      },
-      { text: `Edited.\n<ralph>DONE ${id}</ralph>` },
-    ];
+    const edit = (id: string, content: string): Turn[] =>
+      shellThenDone(
+        id,
+        `printf '${content.replaceAll('\n', '\\n')}' > shared.txt && git commit -qam "feat: ${id} - Edit ${id}"`,
+      );
     const merged = 'one\nS-1\nS-2\n';
     project = await parallelProject(
       prdJson([
@@ -179,16 +174,11 @@ describe('ralph run --parallel', () => {
     // Each story alone passes the gate; both files together need a third, which only the retry adds.
     const gate =
       'test ! -f a.txt || test ! -f b.txt || test -f both.txt || { echo "a.txt and b.txt need both.txt"; exit 1; }';
-    const write = (id: string, files: string[]): Turn[] => [
-      {
-        tool: 'Bash',
-        input: {
-          command: `${files.map((f) => `echo ${id} > ${f}`).join(' && ')} && git add -A && git commit -qm "feat: ${id} - Add ${id}"`,
-          description: 'write and commit',
-        },
-      },
-      { text: `Added.\n<ralph>DONE ${id}</ralph>` },
-    ];
+    const write = (id: string, files: string[]): Turn[] =>
+      shellThenDone(
+        id,
+        `${files.map((f) => `echo ${id} > ${f}`).join(' && ')} && git add -A && git commit -qm "feat: ${id} - Add ${id}"`,
+      );
     project = await parallelProject(
       prdJson([
         { id: 'A', title: 'Add A' },
@@ -271,6 +261,14 @@ describe('ralph run --parallel', () => {
     expect(await project.repo.git('branch', '--list', 'ralph-stories/*')).toBe('');
   });
 });
+
+/** An agent that runs one shell command (its work and commit), then says DONE. */
+function shellThenDone(id: string, command: string): Turn[] {
+  return [
+    { tool: 'Bash', input: { command, description: 'work and commit' } },
+    { text: `Done.\n<ralph>DONE ${id}</ralph>` },
+  ];
+}
 
 /** Two independent stories `<prefix>-1` and `<prefix>-2`, each implemented at the first attempt. */
 function twoStories(prefix: string) {
