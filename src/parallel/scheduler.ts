@@ -4,12 +4,12 @@ import { readyStories } from '../core/ready.js';
 import { allDoneMessage } from '../core/scope-summary.js';
 import { remainingStories } from '../core/select.js';
 import { removeStoryCheckout } from '../git/story-worktree.js';
+import { AgentRotation } from '../loop/agent-rotation.js';
 import type { RunContext } from '../loop/context.js';
 import type { LoopOutcome } from '../loop/engine.js';
 import type { LoopEventSink, StopReason } from '../loop/events.js';
 import { readTaskFile } from '../loop/read-task-file.js';
 import { announceFinish, announceRun, createRunHooks } from '../loop/run-bounds.js';
-import { rateLimitWait, sleep } from '../loop/waits.js';
 import { iterationLogPath } from '../state/layout.js';
 import { markStopped } from '../state/run-state-update.js';
 import { landNext } from './merge-lane.js';
@@ -86,10 +86,14 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
     },
   };
 
-  const agents = [ctx.agent, ...(ctx.fallbackAgents ?? [])];
-  let agentIndex = 0;
-  let rateLimitStreak = 0;
-  let holdUntil = 0;
+  const agents = new AgentRotation({
+    primary: ctx.agent,
+    fallbacks: ctx.fallbackAgents ?? [],
+    backoffMs: ctx.limits.rateLimitBackoffMs,
+    now: ctx.now,
+  });
+  /** Waits after a rate limit with every agent limited: no new attempt starts while one lasts. */
+  const holds = new Set<Promise<void>>();
   /** Attempts started this session that count (rate-limited and interrupted ones are given back). */
   let attempts = 0;
   const lanes = new Map<number, Promise<void>>();
@@ -101,10 +105,10 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
     if (!story) return;
     attempts++;
     run.busy.add(story.id);
-    const lane = runWorkerLane(run, worker, story, agents[agentIndex] ?? ctx.agent).then((result) => {
+    const lane = runWorkerLane(run, worker, story, agents.current()).then((result) => {
       if (result.kind === 'rate-limited' || result.kind === 'aborted') attempts--;
       if (result.kind === 'rate-limited') holdStarts(run.laneEmit(worker, story.id), story.id, result);
-      else rateLimitStreak = 0;
+      else agents.succeeded();
     });
     lanes.set(
       worker,
@@ -118,30 +122,22 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
     storyId: string,
     hit: { iteration: number; rateLimit?: { message: string; resetsAt?: string } },
   ) => {
-    const limited = agents[agentIndex]?.adapter.name ?? 'agent';
-    const message = hit.rateLimit?.message ?? 'rate limited';
-    if (agentIndex + 1 < agents.length) {
-      agentIndex++;
-      emit({
-        type: 'agent-switched',
-        from: limited,
-        to: agents[agentIndex]?.adapter.name ?? 'agent',
-        reason: message,
-      });
-      return;
-    }
-    agentIndex = 0;
-    const resetsAt = hit.rateLimit?.resetsAt;
-    const waitMs = rateLimitWait(ctx.limits.rateLimitBackoffMs, rateLimitStreak++, resetsAt, ctx.now());
-    holdUntil = Math.max(holdUntil, Date.now() + waitMs);
-    emit({
-      type: 'rate-limited',
-      iteration: hit.iteration,
-      storyId,
-      waitMs,
-      message,
-      ...(resetsAt ? { resetsAt } : {}),
-    });
+    const limit = {
+      message: hit.rateLimit?.message ?? 'rate limited',
+      ...(hit.rateLimit?.resetsAt ? { resetsAt: hit.rateLimit.resetsAt } : {}),
+    };
+    const hold = agents.rateLimited(
+      limit,
+      {
+        switched: (from, to, reason) => emit({ type: 'agent-switched', from, to, reason }),
+        waiting: (waitMs) =>
+          emit({ type: 'rate-limited', iteration: hit.iteration, storyId, waitMs, ...limit }),
+      },
+      ctx.stopSignal,
+      ctx.killSignal,
+    );
+    holds.add(hold);
+    void hold.finally(() => holds.delete(hold));
   };
 
   const finish = async (reason: StopReason, exitCode: ExitCode, message: string): Promise<LoopOutcome> => {
@@ -174,7 +170,11 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
     if (landing === null && next !== undefined) {
       run.queue.shift();
       landing = run
-        .inCheckout(() => landNext(run, next))
+        .inCheckout(async () => {
+          // What background hooks wrote lands first, while the PRD checkout is on its branch.
+          await hooks.betweenIterations();
+          return landNext(run, next);
+        })
         .then((landed) => {
           if (landed) landedThisRun.add(next.storyId);
         })
@@ -193,7 +193,7 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
       Object.entries(store.current.stories).flatMap(([id, s]) => (s.parked ? [id] : [])),
     );
     let limit: StartLimit | null = null;
-    if (stop === 'none' && Date.now() >= holdUntil) {
+    if (stop === 'none' && holds.size === 0) {
       const ready = readyStories(run.prd.stories, {
         ...scope,
         parked,
@@ -225,17 +225,17 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
         limit,
         maxIterations,
         ...(ctx.limits.maxCostUsd !== undefined ? { maxCostUsd: ctx.limits.maxCostUsd } : {}),
-        holding: Date.now() < holdUntil,
+        holding: holds.size > 0,
         allDone: allDoneMessage(run.prd.stories, scope, landedThisRun),
       });
       if (decision.kind === 'finish') return finish(decision.reason, decision.exitCode, decision.message);
-      await sleep(holdUntil - Date.now(), ctx.stopSignal, ctx.killSignal);
+      await Promise.race(holds);
       continue;
     }
     const wakeups: Promise<unknown>[] = [...lanes.values()];
     if (stop === 'none') wakeups.push(stopped);
     if (landing !== null) wakeups.push(landing);
-    if (Date.now() < holdUntil && stop === 'none') wakeups.push(sleep(holdUntil - Date.now()));
+    if (stop === 'none') wakeups.push(...holds);
     await Promise.race(wakeups);
   }
 }
