@@ -2,6 +2,7 @@ import { UsageError } from '../core/errors.js';
 import { isInStoryNamespace } from '../core/story-ref.js';
 import type { LoopOptions, RunContext } from '../loop/context.js';
 import { type LoopOutcome, withEventLog } from '../loop/engine.js';
+import { recoverHooks } from '../loop/hook-recovery.js';
 import { lockTakeoverEvent } from '../loop/lock-events.js';
 import { readTaskFile } from '../loop/read-task-file.js';
 import { recoverInterruptedAttempt, startSession } from '../loop/recovery.js';
@@ -83,6 +84,8 @@ export async function runParallel(options: ParallelOptions): Promise<ParallelOut
     await removeToolTemporaries(ctx);
     // A sequential run killed mid-attempt is recovered as it would be by itself.
     state = await recoverInterruptedAttempt(ctx, state);
+    // A sequential hook cut short in the PRD checkout has its changes committed, before anything lands there.
+    await recoverHooks(ctx.cwd, files.dir, ctx.name, emit);
     const recovered = await recoverStories(ctx, options.root, state, await readTaskFile(ctx));
     state = startSession(recovered.state, now());
     const stashed = await prepareTree(ctx, { allowDirty: ctx.allowDirty ?? false });
