@@ -247,6 +247,37 @@ describe('ralph run --parallel', () => {
     expect(committed).not.toContain('.setup-cache');
   });
 
+  it('hooks run in the PRD checkout after each attempt; what they write, sequential or parallel, lands on the PRD branch', async () => {
+    const ids = ['H-1', 'H-2', 'H-3'];
+    const config = [
+      'hooks:',
+      '  - id: log',
+      '    run: echo "$STORY_ID" >> hook-log.txt',
+      '  - id: notes',
+      '    parallel: true',
+      '    run: mkdir -p notes && echo "notes on $STORY_ID" > "notes/$STORY_ID.md"',
+      '',
+    ].join('\n');
+    project = await parallelProject(
+      prdJson(ids.map((id) => ({ id, title: `Story ${id}` }))),
+      Object.fromEntries(ids.map((id) => [id, [implement(id, `Story ${id}`, `${id}.txt`, `${id}\n`)]])),
+      { files: { '.ralph/config.yaml': config } },
+    );
+    const result = await project.run(['demo', '--headless', '--parallel', '2']);
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    expect((await landedOrder(project.repo, 'ralph/demo')).sort()).toEqual(ids);
+    const logged = (await project.repo.git('show', 'ralph/demo:hook-log.txt')).split('\n');
+    expect([...logged].sort()).toEqual(ids);
+    for (const id of ids) {
+      expect(await project.repo.git('show', `ralph/demo:notes/${id}.md`)).toBe(`notes on ${id}`);
+      expect(await project.repo.git('show', `ralph/demo:${id}.txt`)).toBe(id);
+    }
+    const checkout = join(project.repo.dir, '.ralph', 'worktrees', 'demo');
+    expect(await project.repo.git('-C', checkout, 'status', '--porcelain')).toBe('');
+    expect(await project.repo.git('-C', checkout, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe('ralph/demo');
+  });
+
   it('--no-worktree lands on the branch checked out in place, which is left on that branch and clean', async () => {
     const { prd, plan } = twoStories('N');
     project = await parallelProject(prd, plan);
