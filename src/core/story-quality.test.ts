@@ -58,6 +58,9 @@ describe('checkStoryQuality', () => {
 
   it('lets speed words pass when the criterion puts a number on them', () => {
     expect(vagueTerms('Search is fast')).toEqual(['fast']);
+    expect(vagueTerms('README.md with: Quick Start, Installation, Usage examples')).toEqual([]);
+    expect(vagueTerms('ralph merge does a fast-forward when it can')).toEqual([]);
+    expect(vagueTerms('A quick search box')).toEqual(['quick']);
     expect(vagueTerms('Search answers in under 200 ms, fast enough for typing')).toEqual([]);
     expect(vagueTerms('Typecheck passes')).toEqual([]);
   });

@@ -33,9 +33,12 @@ export interface QualityOptions {
 
 const VAGUE =
   /\b(works? (?:well|fine|correctly|properly|as expected|as intended)|as expected|user[- ]friendly|intuitive(?:ly)?|easy to (?:use|understand|read)|seamless(?:ly)?|smooth(?:ly)?|looks? (?:good|nice|great|better)|good (?:ux|user experience|performance)|properly|correctly|gracefully|nicely|robust(?:ly)?|appropriate(?:ly)?|reasonabl[ey]|as needed|etc\.?)(?=\W|$)/gi;
-/** Speed words are vague unless the criterion puts a number on them ("under 200 ms"). */
+/**
+ * Speed words are vague unless the criterion puts a number on them ("under 200 ms"). Names that
+ * merely contain one ("Quick Start" section, "fast-forward" merge) are not claims about speed.
+ */
 const SPEED =
-  /\b(fast|faster|quick|quickly|performant|efficient(?:ly)?|responsive|snappy|instant(?:ly)?)\b/gi;
+  /\b(fast(?![- ]forward)|faster|quick(?! start)|quickly|performant|efficient(?:ly)?|responsive|snappy|instant(?:ly)?)\b/gi;
 const UI =
   /\b(ui|page|pages|button|buttons|form|forms|modal|dialog|dropdown|menu|tooltip|navbar|sidebar|css|frontend|front-end|screen|webpage|click|clicks|layout)\b/i;
 const BROWSER = /\b(browser|dev-browser|playwright|cypress|puppeteer|screenshot|visually|storybook)\b/i;
