@@ -13,7 +13,7 @@ import { runFiles } from '../state/layout.js';
 import { acquireLock, type LockHandle } from '../state/lock.js';
 import { readRunState } from '../state/run-state.js';
 import type { RunOptions } from './commands/run-options.js';
-import { onCompleteWanted, rateLimitBackoffMs, setUpRunAgents } from './run-setup.js';
+import { loopLimits, onCompleteWanted, setUpRunAgents } from './run-setup.js';
 import type { TaskContext } from './task-context.js';
 
 export interface RunHandles {
@@ -58,7 +58,6 @@ async function runLocked(
   lock: LockHandle,
 ): Promise<number> {
   const { agent, fallbackAgents } = await setUpRunAgents(config, opts, run.warn);
-  const limits = config.limits;
   const workspaceOptions = {
     root: ctx.root,
     name: ctx.target.name,
@@ -77,16 +76,7 @@ async function runLocked(
     config,
     agent,
     fallbackAgents,
-    limits: {
-      ...((opts.maxIterations ?? limits.maxIterations)
-        ? { maxIterations: opts.maxIterations ?? limits.maxIterations ?? 0 }
-        : {}),
-      timeoutMs: (opts.timeout ?? limits.timeout) * 1000,
-      idleTimeoutMs: (opts.idleTimeout ?? limits.idleTimeout) * 1000,
-      maxRetries: opts.maxRetries ?? limits.maxRetries,
-      ...((opts.maxCost ?? limits.maxCost) ? { maxCostUsd: opts.maxCost ?? limits.maxCost ?? 0 } : {}),
-      rateLimitBackoffMs: rateLimitBackoffMs(),
-    },
+    limits: loopLimits(config, opts),
     ...(opts.story ? { onlyStoryId: opts.story } : {}),
     ...(opts.resumeFrom ? { resumeFromId: opts.resumeFrom } : {}),
     promptTemplate: run.promptTemplate,

@@ -4,6 +4,7 @@ import { canDrawLive } from '../ui/tui/can-draw-live.js';
 import { addGoalOptions, type GoalOptions } from './commands/goal-options.js';
 import { addPrdWriterOptions, type PrdWriterOptions } from './commands/prd-writer-options.js';
 import { addRunOptions, type RunOptions } from './commands/run-options.js';
+import { addScaleOutCommands } from './scale-out-commands.js';
 import { VERSION } from './version.js';
 
 const unknownCommand = (name: string): UsageError =>
@@ -167,6 +168,8 @@ export function buildProgram(): Command {
     const { runCommand } = await import('./commands/run.js');
     process.exitCode = await runCommand(target, opts);
   });
+
+  addScaleOutCommands(program);
 
   program
     .command('help')

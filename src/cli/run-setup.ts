@@ -1,6 +1,7 @@
-import type { AgentSetup } from '../loop/context.js';
+import type { AgentSetup, LoopLimits } from '../loop/context.js';
 import type { Config } from '../state/config.js';
 import { type AgentChoice, setUpAgent } from './agent-setup.js';
+import type { RunOptions } from './commands/run-options.js';
 import { setUpFallbackAgents } from './fallback-agents.js';
 
 /** What every loop command sets up the same way: the agent, its fallbacks, limits and on-complete wishes. */
@@ -38,4 +39,19 @@ export function onCompleteWanted(
   config: Config,
 ): { push: boolean; createPR: boolean } {
   return { push: opts.push ?? config.onComplete.push, createPR: opts.pr ?? config.onComplete.createPR };
+}
+
+/** The run's limits: flags over config. */
+export function loopLimits(config: Config, opts: RunOptions): LoopLimits {
+  const limits = config.limits;
+  return {
+    ...((opts.maxIterations ?? limits.maxIterations)
+      ? { maxIterations: opts.maxIterations ?? limits.maxIterations ?? 0 }
+      : {}),
+    timeoutMs: (opts.timeout ?? limits.timeout) * 1000,
+    idleTimeoutMs: (opts.idleTimeout ?? limits.idleTimeout) * 1000,
+    maxRetries: opts.maxRetries ?? limits.maxRetries,
+    ...((opts.maxCost ?? limits.maxCost) ? { maxCostUsd: opts.maxCost ?? limits.maxCost ?? 0 } : {}),
+    rateLimitBackoffMs: rateLimitBackoffMs(),
+  };
 }

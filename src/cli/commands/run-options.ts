@@ -18,6 +18,7 @@ export interface RunOptions extends WorkspaceFlags {
   verbose?: boolean;
   log?: string;
   parallel?: number;
+  worker?: boolean;
 }
 
 const positiveInt = (value: string): number => {
@@ -86,6 +87,10 @@ export function addRunOptions(command: Command): Command {
       '--parallel <n>',
       'run up to n independent stories at once, each in its own worktree, landed through a merge queue (default 1)',
       positiveInt,
+    )
+    .option(
+      '--worker',
+      'with --story: one job of a run spread over machines; the verified story branch is pushed to origin, the task file untouched',
     )
     .option('-v, --verbose', "show the agent's own text and tool output")
     .option(

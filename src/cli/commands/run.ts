@@ -2,20 +2,19 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { STORY_PROMPT } from '../../core/embedded-prompts.js';
 import { UsageError } from '../../core/errors.js';
-import type { LoopEvent } from '../../loop/events.js';
 import { loadConfigOrThrow } from '../../state/config.js';
-import { createPlainReporter } from '../../ui/plain-reporter.js';
 import { canDrawLive } from '../../ui/tui/can-draw-live.js';
 import { dryRun } from '../dry-run.js';
-import { openLog } from '../event-log-file.js';
 import { executeRun } from '../execute-run.js';
 import { withInterrupts } from '../interrupts.js';
 import { requireGitRepository } from '../require-git.js';
+import { openRunEmitter } from '../run-emitter.js';
 import { openTaskContext } from '../task-context.js';
 import { isGoalFileTarget, runGoalFile } from './goal.js';
 import type { RunOptions } from './run-options.js';
 
 export async function runCommand(target: string | undefined, opts: RunOptions): Promise<number> {
+  if (opts.worker) checkWorkerFlags(opts);
   await requireGitRepository(process.cwd(), '`ralph run`');
   if (isGoalFileTarget(target)) return runGoalFile(target, opts);
   const ctx = await openTaskContext(target);
@@ -32,18 +31,12 @@ export async function runCommand(target: string | undefined, opts: RunOptions): 
 
   if (opts.dryRun) return dryRun(ctx, config, opts, promptTemplate);
 
-  const logPath = opts.log ?? join(ctx.target.runDir, 'ralph.log');
-  const log = openLog(logPath);
-  const toScreen = opts.json
-    ? (event: LoopEvent) => process.stdout.write(`${JSON.stringify(event)}\n`)
-    : createPlainReporter({
-        verbose: opts.verbose ?? false,
-        write: (line) => process.stdout.write(`${line}\n`),
-      });
-  const emit = (event: LoopEvent) => {
-    log.write(event);
-    toScreen(event);
-  };
+  const log = openRunEmitter(ctx.target.runDir, opts);
+  const emit = log.emit;
+  if (opts.worker) {
+    const { runWorkerJob } = await import('./worker.js');
+    return runWorkerJob(ctx, config, opts, { promptTemplate, ...log });
+  }
   // Where Ink cannot draw live (CI set), a terminal gets the plain lines rather than a blank screen.
   if (!opts.headless && !opts.json && process.stdout.isTTY && process.stdin.isTTY && canDrawLive()) {
     await log.close();
@@ -58,6 +51,24 @@ export async function runCommand(target: string | undefined, opts: RunOptions): 
     );
   } finally {
     await log.close();
+  }
+}
+
+/** `--worker` is one story's job: these flags make no sense with it. Checked before anything is touched. */
+function checkWorkerFlags(opts: RunOptions): void {
+  if (opts.story === undefined) throw new UsageError('--worker needs --story <id>: a worker runs one story');
+  const clashes = [
+    ['--parallel', (opts.parallel ?? 1) > 1],
+    ['--resume-from', opts.resumeFrom !== undefined],
+    ['--dry-run', opts.dryRun === true],
+    ['--push', opts.push === true],
+    ['--pr', opts.pr === true],
+  ] as const;
+  const used = clashes.filter(([, on]) => on).map(([flag]) => flag);
+  if (used.length > 0) {
+    throw new UsageError(`--worker cannot be combined with ${used.join(', ')}`, [
+      'a worker pushes its verified story branch itself; `ralph integrate` lands it',
+    ]);
   }
 }
 

@@ -1,0 +1,91 @@
+import { ExitCode } from '../../core/errors.js';
+import { integrateRole } from '../../scale-out/integrate-role.js';
+import { planRole } from '../../scale-out/plan-role.js';
+import { loadConfigOrThrow } from '../../state/config.js';
+import { requireGitRepository } from '../require-git.js';
+import { withRole } from '../role-session.js';
+import { openRunEmitter } from '../run-emitter.js';
+import { openTaskContext } from '../task-context.js';
+import { loadPromptTemplate } from './run.js';
+import type { RunOptions } from './run-options.js';
+
+export interface PlanOptions extends Pick<RunOptions, 'branch' | 'worktree' | 'force' | 'agent'> {
+  json?: boolean;
+  parallel?: number;
+}
+
+/**
+ * `ralph plan [prd]`: the stories ready now on the remote, capped by
+ * `--parallel`. With `--json` one object (`ids` is what a job matrix
+ * takes); otherwise one ready story a line. Nothing is pushed.
+ */
+export async function planCommand(target: string | undefined, opts: PlanOptions): Promise<number> {
+  await requireGitRepository(process.cwd(), '`ralph plan`');
+  const ctx = await openTaskContext(target);
+  const config = await loadConfigOrThrow(ctx.root);
+  const log = openRunEmitter(ctx.target.runDir, { screen: false });
+  try {
+    const plan = await withRole(
+      ctx,
+      config,
+      opts,
+      { command: 'plan', agent: 'optional', promptTemplate: '', emit: log.emit },
+      (role) => planRole(role, opts.parallel ?? Number.POSITIVE_INFINITY),
+    );
+    if (opts.json) {
+      process.stdout.write(`${JSON.stringify({ ...plan, ids: plan.stories.map((s) => s.id) })}\n`);
+    } else {
+      for (const s of plan.stories) process.stdout.write(`${s.id}\t${s.title}\n`);
+      const tail = [
+        `${plan.remaining} not landed`,
+        ...(plan.verified.length > 0 ? [`verified, waiting to integrate: ${plan.verified.join(', ')}`] : []),
+        ...(plan.parked.length > 0 ? [`parked: ${plan.parked.join(', ')}`] : []),
+      ];
+      process.stderr.write(`${plan.stories.length} ready; ${tail.join('; ')}\n`);
+    }
+    return ExitCode.Success;
+  } finally {
+    await log.close();
+  }
+}
+
+export interface IntegrateOptions extends Pick<RunOptions, 'branch' | 'worktree' | 'force' | 'agent'> {
+  json?: boolean;
+  verbose?: boolean;
+}
+
+/**
+ * `ralph integrate [prd]`: the merge queue over the remote's verified story
+ * branches. Its events go out as a run's do; the last line
+ * (`integrate-finished` with `--json`) has what landed and `next`: `dispatch`
+ * (more to work or land), `pull-request` (all landed) or `stop`.
+ */
+export async function integrateCommand(target: string | undefined, opts: IntegrateOptions): Promise<number> {
+  await requireGitRepository(process.cwd(), '`ralph integrate`');
+  const ctx = await openTaskContext(target);
+  const config = await loadConfigOrThrow(ctx.root);
+  const log = openRunEmitter(ctx.target.runDir, opts);
+  try {
+    const outcome = await withRole(
+      ctx,
+      config,
+      opts,
+      {
+        command: 'integrate',
+        agent: 'optional',
+        promptTemplate: loadPromptTemplate(ctx.root),
+        emit: log.emit,
+      },
+      integrateRole,
+    );
+    if (opts.json) process.stdout.write(`${JSON.stringify({ type: 'integrate-finished', ...outcome })}\n`);
+    else {
+      process.stdout.write(
+        `landed ${outcome.landed.length > 0 ? outcome.landed.join(', ') : 'nothing'}; ${outcome.remaining} not landed; next: ${outcome.next}\n`,
+      );
+    }
+    return outcome.aborted ? ExitCode.Interrupted : ExitCode.Success;
+  } finally {
+    await log.close();
+  }
+}

@@ -1,0 +1,70 @@
+import { ExitCode } from '../../core/errors.js';
+import type { LoopEvent } from '../../loop/events.js';
+import { type WorkerOutcome, workerRole } from '../../scale-out/worker-role.js';
+import type { Config } from '../../state/config.js';
+import { withRole } from '../role-session.js';
+import type { TaskContext } from '../task-context.js';
+import type { RunOptions } from './run-options.js';
+
+/**
+ * `ralph run [prd] --story ID --worker`: one story's job. Its events go out
+ * as a run's do; the last line (`worker-finished` with `--json`) says what
+ * became of the story. Exit 0 when the story is verified on the remote (now
+ * or before) or already landed, 1 when it was not run or ran out of retries,
+ * 130 when interrupted.
+ */
+export async function runWorkerJob(
+  ctx: TaskContext,
+  config: Config,
+  opts: RunOptions,
+  io: { promptTemplate: string; emit(event: LoopEvent): void; close(): Promise<void> },
+): Promise<number> {
+  try {
+    const storyId = opts.story ?? '';
+    const outcome = await withRole(
+      ctx,
+      config,
+      opts,
+      { command: 'run --worker', agent: 'required', promptTemplate: io.promptTemplate, emit: io.emit },
+      (role) => workerRole(role, storyId),
+    );
+    if (opts.json)
+      process.stdout.write(`${JSON.stringify({ type: 'worker-finished', storyId, ...outcome })}\n`);
+    else process.stdout.write(`${describe(storyId, outcome)}\n`);
+    return exitCodeOf(outcome);
+  } finally {
+    await io.close();
+  }
+}
+
+function exitCodeOf(outcome: WorkerOutcome): number {
+  switch (outcome.kind) {
+    case 'verified':
+    case 'already-verified':
+    case 'already-landed':
+      return ExitCode.Success;
+    case 'aborted':
+      return ExitCode.Interrupted;
+    default:
+      return ExitCode.WorkLeft;
+  }
+}
+
+function describe(storyId: string, outcome: WorkerOutcome): string {
+  switch (outcome.kind) {
+    case 'verified':
+      return `✓ ${storyId} verified (attempt ${outcome.verdict.attempt}) and pushed as ${outcome.branch}`;
+    case 'already-verified':
+      return `${storyId} is already verified on ${outcome.branch}; nothing to do`;
+    case 'already-landed':
+      return `${storyId} has already landed; nothing to do`;
+    case 'not-ready':
+      return `${storyId} was not run: ${outcome.reason}`;
+    case 'parked':
+      return `✗ ${storyId} parked after ${outcome.attempts} attempts: ${outcome.reason}`;
+    case 'rate-limited':
+      return `${storyId} was rate limited; nothing pushed, it will be planned again`;
+    case 'aborted':
+      return `${storyId} interrupted; nothing pushed, it will be planned again`;
+  }
+}

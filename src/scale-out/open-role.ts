@@ -1,0 +1,102 @@
+import { UsageError } from '../core/errors.js';
+import { isInStoryNamespace } from '../core/story-ref.js';
+import type { Prd } from '../core/types.js';
+import type { LoopOptions, RunContext } from '../loop/context.js';
+import { withEventLog } from '../loop/engine.js';
+import { lockTakeoverEvent } from '../loop/lock-events.js';
+import { readTaskFile } from '../loop/read-task-file.js';
+import { recoverInterruptedAttempt, startSession } from '../loop/recovery.js';
+import { saveState } from '../loop/state-io.js';
+import { removeToolTemporaries } from '../loop/tool-files.js';
+import { prepareTree } from '../loop/tree-guard.js';
+import type { Workspace } from '../loop/workspace.js';
+import { recoverStories, undoInterruptedLanding, type WaitingStory } from '../parallel/recovery.js';
+import { createStateStore, type StateStore } from '../parallel/state-store.js';
+import { openTaskSource } from '../sources/load-task-source.js';
+import { ensureRalphGitignore } from '../state/gitignore.js';
+import { runFiles } from '../state/layout.js';
+import type { LockHandle } from '../state/lock.js';
+import { readRunState } from '../state/run-state.js';
+import { newRunState } from '../state/run-state-update.js';
+import { fetchShared, syncPrdBranch } from './shared-remote.js';
+
+export interface RoleOptions extends Omit<LoopOptions, 'cwd' | 'source' | 'progressPath' | 'lock'> {
+  /** The clone's main checkout. */
+  root: string;
+  /** The PRD branch, as `ralph run` would resolve it. */
+  prdBranch: string;
+  /** Held by the caller for the whole role. */
+  lock: LockHandle;
+  /** Gets the PRD checkout ready once the PRD branch matches the remote. */
+  openWorkspace(): Promise<Workspace>;
+}
+
+/** A role's run in one clone, ready to plan, work or integrate. */
+export interface Role {
+  ctx: RunContext;
+  store: StateStore;
+  root: string;
+  prdBranch: string;
+  workspace: Workspace;
+  /** The task file on the PRD branch's tip (the remote's, just fetched). */
+  prd: Prd;
+  /** Verified story branches a killed job left in this clone, not pushed yet. */
+  waiting: WaitingStory[];
+}
+
+/**
+ * What every role does first, in a fresh clone or one a killed job left:
+ * undo a landing in flight, fetch the PRD branch and the story branches
+ * from the remote and bring the local PRD branch to the remote's tip, open
+ * the PRD checkout, and recover the clone's own story attempts as a
+ * parallel run would (agents stopped, unfinished attempts rolled back).
+ */
+export async function openRole(options: RoleOptions): Promise<Role> {
+  const files = runFiles(options.runDir);
+  const now = options.now ?? (() => new Date());
+  const emit = withEventLog(options.emit, files.events);
+  const takeover = lockTakeoverEvent(options.lock);
+  if (takeover) emit(takeover);
+  const { prdBranch, root } = options;
+  if (isInStoryNamespace(prdBranch)) {
+    throw new UsageError(`cannot land stories on ${prdBranch}: story branches live under that name`);
+  }
+  let state =
+    (await readRunState(files.state)) ??
+    newRunState({ name: options.name, taskPath: options.runDir, now: now() });
+  // Before the workspace and the sync: both want the PRD checkout back on its branch.
+  state = await undoInterruptedLanding(state, emit);
+  await fetchShared(root, prdBranch, options.name);
+  await syncPrdBranch(root, prdBranch);
+  const workspace = await options.openWorkspace();
+  if (workspace.branch !== prdBranch) {
+    throw new UsageError(`the PRD checkout is on ${workspace.branch ?? 'a detached HEAD'}, not ${prdBranch}`);
+  }
+  const source = openTaskSource(workspace.taskPath);
+  const ctx: RunContext = {
+    ...options,
+    cwd: workspace.cwd,
+    source,
+    progressPath: workspace.progressPath,
+    files,
+    now,
+    emit,
+  };
+  state = { ...state, taskPath: source.path };
+  await ensureRalphGitignore(ctx.cwd);
+  await removeToolTemporaries(ctx);
+  state = await recoverInterruptedAttempt(ctx, state);
+  const recovered = await recoverStories(ctx, root, state, await readTaskFile(ctx));
+  state = startSession(recovered.state, now());
+  await prepareTree(ctx, { allowDirty: ctx.allowDirty ?? false });
+  await saveState(ctx, state);
+  return {
+    ctx,
+    store: createStateStore(files.state, state),
+    root,
+    prdBranch,
+    workspace,
+    prd: await readTaskFile(ctx),
+    waiting: recovered.waiting,
+  };
+}

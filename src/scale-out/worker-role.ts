@@ -1,0 +1,176 @@
+import { storyBranchName } from '../core/story-ref.js';
+import type { StorySetback } from '../core/story-setback.js';
+import type { StoryVerdict } from '../core/story-verdict.js';
+import type { Story } from '../core/types.js';
+import type { AttemptFailure } from '../core/verdict.js';
+import { refSha, verdictAt } from '../git/story-branches.js';
+import { removeStoryCheckout } from '../git/story-worktree.js';
+import { createRunHooks } from '../loop/run-bounds.js';
+import type { ParallelRun } from '../parallel/parallel-run.js';
+import { storyCheckoutOf } from '../parallel/work-story.js';
+import { runWorkerLane } from '../parallel/worker-lane.js';
+import { iterationLogPath } from '../state/layout.js';
+import type { RunState } from '../state/run-state.js';
+import { storyRun } from '../state/run-state-update.js';
+import type { Role } from './open-role.js';
+import { sharedStories } from './plan-role.js';
+import { fetchShared, pushSetback, pushWithLease, sharedStoryBranches } from './shared-remote.js';
+
+export type WorkerOutcome =
+  /** Verified now and pushed: the story branch on the remote ends in the verdict. */
+  | { kind: 'verified'; branch: string; verdict: StoryVerdict }
+  /** Nothing to do: the remote already has a verdict for it (another job's). */
+  | { kind: 'already-verified'; branch: string }
+  | { kind: 'already-landed' }
+  /** A story it depends on has not landed yet, or it is parked on the remote: nothing was run. */
+  | { kind: 'not-ready'; reason: string }
+  /** Out of retries: a parking setback was pushed. */
+  | { kind: 'parked'; branch: string; attempts: number; reason: string }
+  /** Given back (rate limit, interrupt): nothing pushed, the story is planned again. */
+  | { kind: 'rate-limited' | 'aborted' };
+
+/**
+ * `ralph run --story ID --worker`: the work role as a job of its own. The
+ * story's attempts run in this clone on `ralph-stories/<prd>/<story>` from
+ * the remote PRD branch's tip, verified as usual; a verified branch is
+ * pushed (its tip is the verdict), a story out of retries gets a setback
+ * pushed instead. The push is leased on what the branch was on the remote,
+ * so a second job at the same story cannot overwrite the first's verdict.
+ * Nothing is written to the task file, locally or on the remote.
+ */
+export async function workerRole(role: Role, storyId: string): Promise<WorkerOutcome> {
+  const { ctx } = role;
+  const story = role.prd.stories.find((s) => s.id === storyId);
+  if (!story) return { kind: 'not-ready', reason: `${storyId} is not in the task file on ${role.prdBranch}` };
+  if (story.status === 'done') return { kind: 'already-landed' };
+  const branch = storyBranchName(ctx.name, story.id);
+  const shared = await sharedStory(role, story.id);
+  if (shared?.verified) return { kind: 'already-verified', branch };
+  if (shared?.parked) return { kind: 'not-ready', reason: `${story.id} is parked on the remote` };
+  const waitingFor = story.dependsOn.filter(
+    (d) => role.prd.stories.find((s) => s.id === d)?.status !== 'done',
+  );
+  if (waitingFor.length > 0) {
+    return { kind: 'not-ready', reason: `${story.id} waits for ${waitingFor.join(', ')} to land` };
+  }
+  const expected = shared?.branch.tip ?? null;
+  // A verdict a killed job made here but never pushed is pushed now, not earned again.
+  if (role.waiting.some((w) => w.storyId === story.id)) return publish(role, story, branch, expected);
+
+  const setback = shared?.branch.setback;
+  if (setback) await role.store.update((s) => carryOver(s, setback));
+  const hooks = createRunHooks(ctx);
+  const run = laneRun(role, (iteration) =>
+    hooks.afterIteration({
+      iteration,
+      runId: ctx.name,
+      transcript: iterationLogPath(ctx.files.dir, Math.max(1, iteration)),
+      storyId: story.id,
+      prd: ctx.source.path,
+    }),
+  );
+  try {
+    for (;;) {
+      const result = await runWorkerLane(run, 1, story, ctx.agent);
+      if (result.kind === 'verified') return await publish(role, story, branch, expected);
+      if (result.kind !== 'failed') return { kind: result.kind };
+      const record = storyRun(role.store.current, story.id);
+      if (record.parked) return await park(role, story, expected, record.attempts, result.failure);
+    }
+  } finally {
+    await hooks.drain(60_000, ctx.killSignal);
+  }
+}
+
+const sharedStory = async (role: Role, storyId: string) =>
+  sharedStories(role.prd, role.ctx.name, await sharedStoryBranches(role.root, role.ctx.name)).get(storyId);
+
+/** The parallel run's lane interface for one worker in this clone: nothing else runs beside it. */
+function laneRun(role: Role, afterIteration: (iteration: number) => Promise<void>): ParallelRun {
+  const { ctx } = role;
+  return {
+    ctx,
+    store: role.store,
+    root: role.root,
+    prdBranch: role.prdBranch,
+    prd: role.prd,
+    busy: new Set(),
+    queue: [],
+    laneEmit: (worker, storyId) => (event) =>
+      ctx.emit({ ...event, worker, storyId: event.storyId ?? storyId }),
+    afterIteration: (iteration) => afterIteration(iteration),
+    inCheckout: (work) => work(),
+    meanwhile: (work) => void work(),
+  };
+}
+
+/** The remote's count of attempts and last failure, so retries and parking work across jobs. */
+function carryOver(state: RunState, setback: StorySetback): RunState {
+  const previous = storyRun(state, setback.storyId);
+  if (previous.attempts >= setback.attempts) return state;
+  return {
+    ...state,
+    stories: {
+      ...state.stories,
+      [setback.storyId]: {
+        ...previous,
+        attempts: setback.attempts,
+        lastFailure: { ...setback.failure, at: setback.at },
+      },
+    },
+  };
+}
+
+/** Pushes the verified story branch; a lost race with another job's verdict for it is that job's win. */
+async function publish(
+  role: Role,
+  story: Story,
+  branch: string,
+  expected: string | null,
+): Promise<WorkerOutcome> {
+  const { root, ctx } = role;
+  const tip = await refSha(root, `refs/heads/${branch}`);
+  const verdict = tip === null ? null : await verdictAt(root, tip);
+  if (tip === null || verdict === null) throw new Error(`${branch} has no verdict to push`);
+  const pushed = await pushWithLease(root, branch, tip, expected);
+  if (!pushed.ok) {
+    await fetchShared(root, role.prdBranch, ctx.name);
+    if ((await sharedStory(role, story.id))?.verified) return { kind: 'already-verified', branch };
+    throw new Error(`could not push ${branch}: ${pushed.message}`);
+  }
+  await removeStoryCheckout(root, storyCheckoutOf(ctx, story.id));
+  return { kind: 'verified', branch, verdict };
+}
+
+/** Out of retries here: the remote learns it, so the story is planned no more. */
+async function park(
+  role: Role,
+  story: Story,
+  expected: string | null,
+  attempts: number,
+  failure: AttemptFailure,
+): Promise<WorkerOutcome> {
+  const { root, ctx } = role;
+  const branch = storyBranchName(ctx.name, story.id);
+  const parent = await refSha(root, `refs/heads/${role.prdBranch}`);
+  if (parent === null) throw new Error(`the PRD branch ${role.prdBranch} does not exist`);
+  const pushed = await pushSetback(root, branch, {
+    parent,
+    expected,
+    setback: {
+      version: 1,
+      prd: ctx.name,
+      storyId: story.id,
+      attempts,
+      parked: true,
+      failure: {
+        kind: failure.kind,
+        reason: failure.reason,
+        ...(failure.gateOutputTail ? { gateOutputTail: failure.gateOutputTail } : {}),
+      },
+      at: ctx.now().toISOString(),
+    },
+  });
+  if (!pushed.ok) throw new Error(`could not push ${branch}: ${pushed.message}`);
+  return { kind: 'parked', branch, attempts, reason: failure.reason };
+}
