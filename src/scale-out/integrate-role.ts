@@ -180,6 +180,8 @@ export async function integrateRole(role: Role): Promise<IntegrateOutcome> {
         continue;
       }
       await pushWithLease(root, next.branch.branch, null, next.branch.tip);
+      // The remote had this very commit already: another integrator landed the story the same way.
+      if (!pushed.changed) continue;
       const state = await store.update((s) =>
         markPassed(s, story.id, { commits: result.commits.map((c) => c.sha), now: ctx.now() }),
       );

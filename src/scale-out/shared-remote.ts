@@ -111,7 +111,8 @@ export async function syncPrdBranch(root: string, prdBranch: string): Promise<vo
     });
 }
 
-export type LeaseResult = { ok: true } | { ok: false; message: string };
+/** `changed` is false when the remote already had exactly that (another job made the very same commit). */
+export type LeaseResult = { ok: true; changed: boolean } | { ok: false; message: string };
 
 /**
  * Sets (or, with `to` null, deletes) `refs/heads/<branch>` on the remote,
@@ -126,17 +127,12 @@ export async function pushWithLease(
 ): Promise<LeaseResult> {
   const ref = `refs/heads/${branch}`;
   const result = await runGit(
-    [
-      'push',
-      '--quiet',
-      '--porcelain',
-      `--force-with-lease=${ref}:${expected ?? ''}`,
-      REMOTE,
-      `${to ?? ''}:${ref}`,
-    ],
+    ['push', '--porcelain', `--force-with-lease=${ref}:${expected ?? ''}`, REMOTE, `${to ?? ''}:${ref}`],
     { cwd: root, allowFailure: true },
   );
-  if (result.exitCode === 0) return { ok: true };
+  // --porcelain flags a ref it changed with ` ` (fast-forward), `+` (forced), `*` (new) or `-` (deleted); one
+  // already at that commit is `=` or left out, and then no lease was checked: another job made the very same commit.
+  if (result.exitCode === 0) return { ok: true, changed: /^[ +*-]\t/m.test(result.stdout) };
   const lines = `${result.stdout}\n${result.stderr}`.trim().split('\n').filter(Boolean);
   return { ok: false, message: lines.slice(-3).join('\n') || `git push exited ${result.exitCode}` };
 }

@@ -36,7 +36,11 @@ export function parallelProject(
 const PASS_SUBJECT = /^chore\(ralph\): (.+) passed$/;
 
 /** The stories recorded as passed on `branch` since `base`, in the order they landed. */
-export async function landedOrder(repo: GitFixture, branch: string, base = 'main'): Promise<string[]> {
+export async function landedOrder(
+  repo: Pick<GitFixture, 'git'>,
+  branch: string,
+  base = 'main',
+): Promise<string[]> {
   const subjects = (await repo.git('log', '--reverse', '--first-parent', '--format=%s', `${base}..${branch}`))
     .split('\n')
     .filter(Boolean);

@@ -16,6 +16,8 @@ export interface CliOptions {
   env?: NodeJS.ProcessEnv;
   timeoutMs?: number;
   onSpawn?: (pid: number) => void;
+  /** In a process group of its own (its pid is the group's id), as a CI job's process would be. */
+  detached?: boolean;
 }
 
 export function runRalph(args: readonly string[], options: CliOptions): Promise<CliResult> {
@@ -24,6 +26,7 @@ export function runRalph(args: readonly string[], options: CliOptions): Promise<
       cwd: options.cwd,
       env: options.env ?? process.env,
       stdio: ['ignore', 'pipe', 'pipe'],
+      ...(options.detached ? { detached: true } : {}),
     });
     if (child.pid !== undefined) options.onSpawn?.(child.pid);
     let stdout = '';
