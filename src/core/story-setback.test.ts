@@ -43,7 +43,9 @@ describe('story setbacks', () => {
     expect(parseSetbackMessage('ralph: US-001 failed')).toBeNull();
     expect(parseSetbackMessage('ralph: US-001 failed\n\n{"version":1}')).toBeNull();
     expect(parseSetbackMessage('ralph: US-001 failed\n\nnot json')).toBeNull();
-    expect(parseSetbackMessage(formatSetbackMessage(setback).replace('"attempts": 2', '"attempts": 0'))).toBeNull();
+    expect(
+      parseSetbackMessage(formatSetbackMessage(setback).replace('"attempts": 2', '"attempts": 0')),
+    ).toBeNull();
   });
 
   it('keeps control characters of an id out of the subject', () => {

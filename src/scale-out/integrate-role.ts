@@ -125,16 +125,10 @@ export async function integrateRole(role: Role): Promise<IntegrateOutcome> {
         continue;
       }
       if (result.kind === 'rejected') {
-        emit({
-          type: 'integration-failed',
-          storyId: story.id,
-          kind: result.failure.kind === 'conflict' ? 'conflict' : 'check-failed',
-          files: result.problem.kind === 'conflict' ? [...result.problem.files] : [],
-          landedMeanwhile: result.landedMeanwhile,
-        });
         const attempts = next.verdict.attempt;
         const parked = attempts >= ctx.limits.maxRetries;
-        await pushSetback(root, next.branch.branch, {
+        // In place of the verdict, only if it is still there: another integrator may have sent it back already.
+        const sentBack = await pushSetback(root, next.branch.branch, {
           parent: await currentTip(root, prdBranch),
           expected: next.branch.tip,
           setback: {
@@ -150,6 +144,14 @@ export async function integrateRole(role: Role): Promise<IntegrateOutcome> {
             },
             at: ctx.now().toISOString(),
           },
+        });
+        if (!sentBack.ok || !sentBack.changed) continue;
+        emit({
+          type: 'integration-failed',
+          storyId: story.id,
+          kind: result.failure.kind === 'conflict' ? 'conflict' : 'check-failed',
+          files: result.problem.kind === 'conflict' ? [...result.problem.files] : [],
+          landedMeanwhile: result.landedMeanwhile,
         });
         emit({
           type: 'attempt-failed',

@@ -57,6 +57,8 @@ export async function workerRole(role: Role, storyId: string): Promise<WorkerOut
   // A verdict a killed job made here but never pushed is pushed now, not earned again.
   if (role.waiting.some((w) => w.storyId === story.id)) return publish(role, story, branch, expected);
 
+  // A worker's iterations are its story's attempts.
+  ctx.limits = { ...ctx.limits, maxIterations: ctx.limits.maxIterations ?? ctx.limits.maxRetries };
   const setback = shared?.branch.setback;
   if (setback) await role.store.update((s) => carryOver(s, setback));
   const hooks = createRunHooks(ctx);

@@ -13,7 +13,7 @@ import type { Turn } from '../support/model-script.js';
 import { landedOrder, parallelProject } from '../support/parallel-project.js';
 import { processesIn } from '../support/processes.js';
 import { createEngine, type Engine, git, type Integrated } from '../support/scale-out-engine.js';
-import { implement, storyIdOf } from '../support/story-script.js';
+import { fail, implement, storyIdOf } from '../support/story-script.js';
 
 let project: LoopProject | undefined;
 let engine: Engine | undefined;
@@ -129,5 +129,75 @@ describe('a PRD as jobs on other machines, origin as the shared state', () => {
     expect(landings.at(-1)?.map((l) => l.next)).toEqual(['pull-request', 'pull-request']);
     // Nothing of any job is still running, the killed one's agent included.
     expect(processesIn(e.root)).toEqual([]);
+  });
+
+  it('verified work that conflicts on landing is sent back with a setback and retried from the new tip; a story out of retries is parked on origin', async () => {
+    const stories = [
+      { id: 'X-1', title: 'Ex' },
+      { id: 'Y-1', title: 'Why' },
+      { id: 'Z-1', title: 'Zed' },
+    ];
+    project = await parallelProject(
+      prdJson(stories),
+      {
+        // Both first attempts write the same new file differently: whichever lands second conflicts.
+        // Its retry builds on what landed.
+        'X-1': [implement('X-1', 'Ex', 'shared.txt', 'from X\n'), implement('X-1', 'Ex', 'x.txt', 'X\n')],
+        'Y-1': [implement('Y-1', 'Why', 'shared.txt', 'from Y\n'), implement('Y-1', 'Why', 'y.txt', 'Y\n')],
+        'Z-1': [fail('Z-1', 'the API it needs does not exist')],
+      },
+      { files: { '.ralph/config.yaml': 'limits:\n  maxRetries: 2\n' } },
+    );
+    engine = await createEngine(project);
+    const e = engine;
+
+    const first = await e.plan(3);
+    expect(first.ids.sort()).toEqual(['X-1', 'Y-1', 'Z-1']);
+    const workers = await Promise.all(first.ids.map((id) => e.startWorker(id)));
+    const done = new Map(await Promise.all(workers.map(async (w) => [w.storyId, await w.done] as const)));
+    // Z-1 used its two attempts in its job and is parked on origin, with a setback on its branch.
+    expect(done.get('Z-1')?.exitCode).toBe(1);
+    expect(done.get('Z-1')?.stdout).toMatch(
+      /Z-1 parked on origin after 2 attempts: The agent reported FAIL: the API it needs does not exist/,
+    );
+    const parkedTip = await git(e.origin, 'log', '-1', '--format=%s', 'ralph-stories/demo/Z-1');
+    expect(parkedTip).toBe('ralph: Z-1 failed');
+    expect(done.get('X-1')?.exitCode).toBe(0);
+    expect(done.get('Y-1')?.exitCode).toBe(0);
+
+    // One of X-1 and Y-1 lands; the other conflicts and gets a setback instead of its verdict.
+    const both = await Promise.all([e.integrate(), e.integrate()]);
+    const landed = both.flatMap((b) => b.outcome.landed);
+    const rejected = both.flatMap((b) => b.outcome.rejected);
+    expect(landed).toHaveLength(1);
+    expect(rejected).toHaveLength(1);
+    expect([...landed, ...rejected].sort()).toEqual(['X-1', 'Y-1']);
+    const loser = rejected[0] ?? '';
+    expect(await git(e.origin, 'log', '-1', '--format=%s', `ralph-stories/demo/${loser}`)).toBe(
+      `ralph: ${loser} failed`,
+    );
+    expect(await git(e.origin, 'show', 'ralph/demo:shared.txt')).not.toContain('<<<<<<<');
+
+    // The loser is planned again (not parked: one attempt of two); Z-1 is not.
+    const second = await e.plan(3);
+    expect(second.ids).toEqual([loser]);
+    expect(second.parked).toEqual(['Z-1']);
+    const retry = await e.startWorker(loser);
+    const retried = await retry.done;
+    expect(retried.exitCode).toBe(0);
+    // Attempt 2: the count went on across jobs, and the prompt said what conflicted and what landed.
+    expect(retried.stdout).toMatch(new RegExp(`✓ ${loser} verified \\(attempt 2\\)`));
+    const prompt = project.stories.prompts(loser).at(-1) ?? '';
+    expect(prompt).toContain('`shared.txt`');
+    expect(prompt).toContain(`${landed[0]} landed on the PRD branch`);
+
+    const last = await e.integrate();
+    expect(last.outcome.landed).toEqual([loser]);
+    // Z-1 is parked: nothing left to plan or land, so no new round and no pull request.
+    expect(last.outcome.next).toBe('stop');
+    expect((await e.plan(3)).ids).toEqual([]);
+    expect(await e.remoteRefs('refs/heads/ralph-stories/*')).toEqual(['refs/heads/ralph-stories/demo/Z-1']);
+    const order = await landedOrder({ git: (...a: string[]) => git(e.origin, ...a) }, 'ralph/demo');
+    expect(order.sort()).toEqual(['X-1', 'Y-1']);
   });
 });

@@ -61,7 +61,7 @@ function describe(storyId: string, outcome: WorkerOutcome): string {
     case 'not-ready':
       return `${storyId} was not run: ${outcome.reason}`;
     case 'parked':
-      return `✗ ${storyId} parked after ${outcome.attempts} attempts: ${outcome.reason}`;
+      return `${storyId} parked on origin after ${outcome.attempts} attempts: ${outcome.reason}`;
     case 'rate-limited':
       return `${storyId} was rate limited; nothing pushed, it will be planned again`;
     case 'aborted':
