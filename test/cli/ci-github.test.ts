@@ -24,6 +24,8 @@ const project = () =>
     ]),
   });
 const WORKFLOW = '.github/workflows/ralph-demo.yml';
+/** A GitHub Actions expression as it appears in the workflow. */
+const expr = (e: string): string => `\${{ ${e} }}`;
 
 let lint: Awaited<ReturnType<typeof createLinter>>;
 beforeAll(async () => {
@@ -72,7 +74,7 @@ describe('ralph ci github', () => {
     expect(integrate.permissions).toEqual({ contents: 'write', 'pull-requests': 'write', actions: 'write' });
     // plan's output is the matrix; one story job per ready story, at most --parallel at once.
     expect(plan.steps.at(-1)?.run).toContain('ralph plan "$RALPH_PRD" --branch "$RALPH_BRANCH" --json');
-    expect(story.strategy?.matrix.story).toBe('${{ fromJSON(needs.plan.outputs.stories) }}');
+    expect(story.strategy?.matrix.story).toBe(expr('fromJSON(needs.plan.outputs.stories)'));
     expect(story.strategy?.['max-parallel']).toBe(3);
     const work = story.steps.find((s) => s.run?.includes('--worker'));
     expect(work?.run).toBe(
@@ -84,7 +86,7 @@ describe('ralph ci github', () => {
     // The integrator: one at a time per PRD, after the stories, whatever became of them.
     expect(integrate.concurrency).toEqual({ group: 'ralph-integrate-demo', 'cancel-in-progress': false });
     expect(integrate.needs).toEqual(['plan', 'story']);
-    expect(integrate.if).toBe('${{ !cancelled() }}');
+    expect(integrate.if).toBe(expr('!cancelled()'));
     const steps = integrate.steps.map((s) => s.run ?? '').join('\n');
     expect(steps).toContain('ralph integrate "$RALPH_PRD"');
     expect(steps).toContain('gh workflow run "$WORKFLOW"');
@@ -98,7 +100,7 @@ describe('ralph ci github', () => {
         if (step !== work) expect(secretEnv, `${name}: ${step.name}`).toEqual([]);
       }
     }
-    expect(work?.env?.ANTHROPIC_API_KEY).toBe('${{ secrets.ANTHROPIC_API_KEY }}');
+    expect(work?.env?.ANTHROPIC_API_KEY).toBe(expr('secrets.ANTHROPIC_API_KEY'));
     expect(text.match(/secrets\./g)).toHaveLength(1);
   });
 
@@ -117,7 +119,7 @@ describe('ralph ci github', () => {
     expect(codex.exitCode).toBe(0);
     expect(lint(codex.stdout, WORKFLOW)).toEqual([]);
     expect(codex.stdout).toContain('AGENT_PACKAGE: "@openai/codex"');
-    expect(codex.stdout).toContain('OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}');
+    expect(codex.stdout).toContain(`OPENAI_API_KEY: ${expr('secrets.OPENAI_API_KEY')}`);
     expect(existsSync(join(repo.dir, WORKFLOW))).toBe(false);
   });
 
