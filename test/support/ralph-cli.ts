@@ -16,13 +16,15 @@ export interface CliOptions {
   env?: NodeJS.ProcessEnv;
   timeoutMs?: number;
   onSpawn?: (pid: number) => void;
+  /** The built CLI to run (default this checkout's `dist/cli/main.js`). */
+  bin?: string;
   /** In a process group of its own (its pid is the group's id), as a CI job's process would be. */
   detached?: boolean;
 }
 
 export function runRalph(args: readonly string[], options: CliOptions): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [RALPH_BIN, ...args], {
+    const child = spawn(process.execPath, [options.bin ?? RALPH_BIN, ...args], {
       cwd: options.cwd,
       env: options.env ?? process.env,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -60,12 +60,15 @@ export interface Engine {
 }
 
 /** A bare `origin` made from the project's repository (its main branch only). */
-export async function createEngine(project: LoopProject): Promise<Engine> {
+export async function createEngine(
+  project: LoopProject,
+  paths: { ralph?: string; agent?: string } = {},
+): Promise<Engine> {
   const root = await makeTempDir('engine');
   const origin = join(root, 'origin.git');
   await git(root, 'clone', '--quiet', '--bare', '--branch', 'main', project.repo.dir, origin);
   let jobs = 0;
-  const env = { ...project.claude.env, RALPH_AGENT_PATH: project.claude.binaryPath };
+  const env = { ...project.claude.env, RALPH_AGENT_PATH: paths.agent ?? project.claude.binaryPath };
   const clone = async (): Promise<string> => {
     const dir = join(root, `job-${++jobs}`);
     await git(root, 'clone', '--quiet', origin, dir);
@@ -78,7 +81,14 @@ export async function createEngine(project: LoopProject): Promise<Engine> {
     dir: string,
     args: string[],
     options: { detached?: boolean; onSpawn?: (pid: number) => void } = {},
-  ) => runRalph(args, { cwd: dir, env, timeoutMs: 240_000, ...options });
+  ) =>
+    runRalph(args, {
+      cwd: dir,
+      env,
+      timeoutMs: 240_000,
+      ...(paths.ralph ? { bin: paths.ralph } : {}),
+      ...options,
+    });
   return {
     origin,
     root,
