@@ -1,9 +1,11 @@
 import { getAdapter } from '../agents/registry.js';
-import { RalphError } from '../core/errors.js';
+import { RalphError, UsageError } from '../core/errors.js';
+import { hasRemote } from '../git/remote.js';
 import type { AgentSetup } from '../loop/context.js';
 import type { LoopEvent } from '../loop/events.js';
 import { resolveWorkBranch, startWorkspace } from '../loop/workspace.js';
 import { openRole, type Role } from '../scale-out/open-role.js';
+import { REMOTE } from '../scale-out/shared-remote.js';
 import type { Config } from '../state/config.js';
 import { runFiles } from '../state/layout.js';
 import { acquireLock, type LockHandle } from '../state/lock.js';
@@ -35,6 +37,7 @@ export async function withRole<T>(
   session: RoleSession,
   work: (role: Role) => Promise<T>,
 ): Promise<T> {
+  await requireSharedRemote(ctx.root, session.command);
   const lock = await acquireLock(runFiles(ctx.target.runDir).lock, {
     command: `ralph ${session.command} ${ctx.target.name}`,
     ...(opts.force ? { force: true } : {}),
@@ -91,6 +94,14 @@ async function openRoleIn(
         emit: session.emit,
       }),
   });
+}
+
+/** The roles share their work through `origin`; without it they refuse before anything is written. */
+export async function requireSharedRemote(root: string, command: string): Promise<void> {
+  if (await hasRemote(root, REMOTE)) return;
+  throw new UsageError(`\`ralph ${command}\` needs a remote named ${REMOTE}: the jobs' shared state`, [
+    `add it with \`git remote add ${REMOTE} <url>\``,
+  ]);
 }
 
 /** The configured agent if it is installed here; else its adapter alone (hooks that need it will say so). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { AttemptFailure } from './verdict.js';
 
 /**
  * Why a story's shared branch holds no verdict but a setback: its attempts
@@ -45,4 +46,24 @@ export function parseSetbackMessage(message: string): StorySetback | null {
   } catch {
     return null;
   }
+}
+
+/** The setback for a story whose last attempt failed with `failure`. */
+export function setbackFor(
+  of: { prd: string; storyId: string; attempts: number; parked: boolean; at: Date },
+  failure: AttemptFailure,
+): StorySetback {
+  return {
+    version: 1,
+    prd: of.prd,
+    storyId: of.storyId,
+    attempts: of.attempts,
+    parked: of.parked,
+    failure: {
+      kind: failure.kind,
+      reason: failure.reason,
+      ...(failure.gateOutputTail ? { gateOutputTail: failure.gateOutputTail } : {}),
+    },
+    at: of.at.toISOString(),
+  };
 }

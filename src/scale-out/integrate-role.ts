@@ -1,4 +1,5 @@
 import { integrationOrder, planShared } from '../core/shared-plan.js';
+import { setbackFor } from '../core/story-setback.js';
 import type { StoryVerdict } from '../core/story-verdict.js';
 import { git } from '../git/index.js';
 import { returnToBranch } from '../git/land.js';
@@ -7,7 +8,7 @@ import { readTaskFile } from '../loop/read-task-file.js';
 import { createRunHooks } from '../loop/run-bounds.js';
 import { landStory } from '../parallel/land-story.js';
 import { iterationLogPath } from '../state/layout.js';
-import { markPassed, storyRun } from '../state/run-state-update.js';
+import { markPassed } from '../state/run-state-update.js';
 import { endIntegrating, startIntegrating } from '../state/running-attempts.js';
 import type { Role } from './open-role.js';
 import { sharedStories } from './plan-role.js';
@@ -15,6 +16,7 @@ import {
   fetchShared,
   pushSetback,
   pushWithLease,
+  SharedRemoteError,
   type SharedStoryBranch,
   sharedStoryBranches,
   sharedTip,
@@ -131,19 +133,10 @@ export async function integrateRole(role: Role): Promise<IntegrateOutcome> {
         const sentBack = await pushSetback(root, next.branch.branch, {
           parent: await currentTip(root, prdBranch),
           expected: next.branch.tip,
-          setback: {
-            version: 1,
-            prd: ctx.name,
-            storyId: story.id,
-            attempts,
-            parked,
-            failure: {
-              kind: result.failure.kind,
-              reason: result.failure.reason,
-              ...(result.failure.gateOutputTail ? { gateOutputTail: result.failure.gateOutputTail } : {}),
-            },
-            at: ctx.now().toISOString(),
-          },
+          setback: setbackFor(
+            { prd: ctx.name, storyId: story.id, attempts, parked, at: ctx.now() },
+            result.failure,
+          ),
         });
         if (!sentBack.ok || !sentBack.changed) continue;
         emit({
@@ -173,7 +166,7 @@ export async function integrateRole(role: Role): Promise<IntegrateOutcome> {
       if (!pushed.ok) {
         await fetchShared(root, prdBranch, ctx.name);
         const now = await sharedTip(root, prdBranch);
-        if (now === tipBefore) throw new Error(`could not push ${prdBranch}: ${pushed.message}`);
+        if (now === tipBefore) throw new SharedRemoteError(`could not push ${prdBranch}: ${pushed.message}`);
         // Another integrator moved it: forget this landing, take theirs, and look again.
         await git(['update-ref', '-m', 'ralph: lost a race', `refs/heads/${prdBranch}`, now ?? result.tip], {
           cwd: root,
@@ -184,10 +177,10 @@ export async function integrateRole(role: Role): Promise<IntegrateOutcome> {
       await pushWithLease(root, next.branch.branch, null, next.branch.tip);
       // The remote had this very commit already: another integrator landed the story the same way.
       if (!pushed.changed) continue;
-      const state = await store.update((s) =>
+      await store.update((s) =>
         markPassed(s, story.id, { commits: result.commits.map((c) => c.sha), now: ctx.now() }),
       );
-      const record = storyRun(state, story.id);
+      // The attempt ran in another job: its spend travels in the verdict.
       emit({
         type: 'story-passed',
         iteration,
@@ -195,8 +188,8 @@ export async function integrateRole(role: Role): Promise<IntegrateOutcome> {
         title: story.title,
         attempt: next.verdict.attempt,
         commits: result.commits,
-        costUsd: record.costUsd + next.verdict.costUsd,
-        durationMs: record.durationMs + next.verdict.durationMs,
+        costUsd: next.verdict.costUsd,
+        durationMs: next.verdict.durationMs,
       });
       landed.push(story.id);
       await hooks.afterIteration({
@@ -226,6 +219,6 @@ export async function integrateRole(role: Role): Promise<IntegrateOutcome> {
 
 async function currentTip(root: string, prdBranch: string): Promise<string> {
   const tip = await refSha(root, `refs/heads/${prdBranch}`);
-  if (tip === null) throw new Error(`the PRD branch ${prdBranch} does not exist`);
+  if (tip === null) throw new SharedRemoteError(`the PRD branch ${prdBranch} does not exist`);
   return tip;
 }

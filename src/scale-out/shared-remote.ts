@@ -1,3 +1,4 @@
+import { ExitCode, RalphError } from '../core/errors.js';
 import { STORY_BRANCH_PREFIX } from '../core/story-ref.js';
 import { formatSetbackMessage, parseSetbackMessage, type StorySetback } from '../core/story-setback.js';
 import { git, isAncestor, runGit } from '../git/index.js';
@@ -12,6 +13,13 @@ import { listWorktrees } from '../git/worktree.js';
  * on the value read, so two jobs racing can never both move a ref.
  */
 export const REMOTE = 'origin';
+
+/** The remote refused or lost what a role needs: the job ends with exit 1 and git's own words. */
+export class SharedRemoteError extends RalphError {
+  constructor(message: string) {
+    super(message, 'remote', ExitCode.WorkLeft);
+  }
+}
 
 const tracking = (branch: string) => `refs/remotes/${REMOTE}/${branch}`;
 
@@ -99,7 +107,7 @@ export async function syncPrdBranch(root: string, prdBranch: string): Promise<vo
   const local = await refSha(root, `refs/heads/${prdBranch}`);
   if (local === remote) return;
   if (local !== null && !(await isAncestor(root, local, remote))) {
-    throw new Error(
+    throw new SharedRemoteError(
       `${prdBranch} has commits that ${REMOTE}/${prdBranch} does not; push them, or reset the branch to ${REMOTE}/${prdBranch}`,
     );
   }

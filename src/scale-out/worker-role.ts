@@ -1,5 +1,5 @@
 import { storyBranchName } from '../core/story-ref.js';
-import type { StorySetback } from '../core/story-setback.js';
+import { type StorySetback, setbackFor } from '../core/story-setback.js';
 import type { StoryVerdict } from '../core/story-verdict.js';
 import type { Story } from '../core/types.js';
 import type { AttemptFailure } from '../core/verdict.js';
@@ -14,7 +14,13 @@ import type { RunState } from '../state/run-state.js';
 import { storyRun } from '../state/run-state-update.js';
 import type { Role } from './open-role.js';
 import { sharedStories } from './plan-role.js';
-import { fetchShared, pushSetback, pushWithLease, sharedStoryBranches } from './shared-remote.js';
+import {
+  fetchShared,
+  pushSetback,
+  pushWithLease,
+  SharedRemoteError,
+  sharedStoryBranches,
+} from './shared-remote.js';
 
 export type WorkerOutcome =
   /** Verified now and pushed: the story branch on the remote ends in the verdict. */
@@ -133,12 +139,12 @@ async function publish(
   const { root, ctx } = role;
   const tip = await refSha(root, `refs/heads/${branch}`);
   const verdict = tip === null ? null : await verdictAt(root, tip);
-  if (tip === null || verdict === null) throw new Error(`${branch} has no verdict to push`);
+  if (tip === null || verdict === null) throw new SharedRemoteError(`${branch} has no verdict to push`);
   const pushed = await pushWithLease(root, branch, tip, expected);
   if (!pushed.ok) {
     await fetchShared(root, role.prdBranch, ctx.name);
     if ((await sharedStory(role, story.id))?.verified) return { kind: 'already-verified', branch };
-    throw new Error(`could not push ${branch}: ${pushed.message}`);
+    throw new SharedRemoteError(`could not push ${branch}: ${pushed.message}`);
   }
   await removeStoryCheckout(root, storyCheckoutOf(ctx, story.id));
   return { kind: 'verified', branch, verdict };
@@ -155,24 +161,12 @@ async function park(
   const { root, ctx } = role;
   const branch = storyBranchName(ctx.name, story.id);
   const parent = await refSha(root, `refs/heads/${role.prdBranch}`);
-  if (parent === null) throw new Error(`the PRD branch ${role.prdBranch} does not exist`);
+  if (parent === null) throw new SharedRemoteError(`the PRD branch ${role.prdBranch} does not exist`);
   const pushed = await pushSetback(root, branch, {
     parent,
     expected,
-    setback: {
-      version: 1,
-      prd: ctx.name,
-      storyId: story.id,
-      attempts,
-      parked: true,
-      failure: {
-        kind: failure.kind,
-        reason: failure.reason,
-        ...(failure.gateOutputTail ? { gateOutputTail: failure.gateOutputTail } : {}),
-      },
-      at: ctx.now().toISOString(),
-    },
+    setback: setbackFor({ prd: ctx.name, storyId: story.id, attempts, parked: true, at: ctx.now() }, failure),
   });
-  if (!pushed.ok) throw new Error(`could not push ${branch}: ${pushed.message}`);
+  if (!pushed.ok) throw new SharedRemoteError(`could not push ${branch}: ${pushed.message}`);
   return { kind: 'parked', branch, attempts, reason: failure.reason };
 }

@@ -159,6 +159,13 @@ describe('bad flags of the scale-out commands', () => {
     ],
     ['ci github --node with a shell', ['ci', 'github', 'demo', '--node', '22; rm -rf /'], /Node.js version/],
     ['a PRD name that climbs out', ['plan', '../x'], /./],
+    ['plan with no origin to share', ['plan', 'demo'], /needs a remote named origin/],
+    ['integrate with no origin to share', ['integrate', 'demo'], /needs a remote named origin/],
+    [
+      'a worker with no origin to share',
+      ['run', 'demo', '--story', 'US-001', '--worker'],
+      /needs a remote named origin/,
+    ],
   ];
   for (const [what, args, message] of cases) {
     it(`${what}: exit 2, nothing written`, async () => {

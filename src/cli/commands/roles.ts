@@ -3,7 +3,7 @@ import { integrateRole } from '../../scale-out/integrate-role.js';
 import { planRole } from '../../scale-out/plan-role.js';
 import { loadConfigOrThrow } from '../../state/config.js';
 import { requireGitRepository } from '../require-git.js';
-import { withRole } from '../role-session.js';
+import { requireSharedRemote, withRole } from '../role-session.js';
 import { openRunEmitter } from '../run-emitter.js';
 import { openTaskContext } from '../task-context.js';
 import { loadPromptTemplate } from './run.js';
@@ -23,6 +23,7 @@ export async function planCommand(target: string | undefined, opts: PlanOptions)
   await requireGitRepository(process.cwd(), '`ralph plan`');
   const ctx = await openTaskContext(target);
   const config = await loadConfigOrThrow(ctx.root);
+  await requireSharedRemote(ctx.root, 'plan');
   const log = openRunEmitter(ctx.target.runDir, { screen: false });
   try {
     const plan = await withRole(
@@ -64,6 +65,7 @@ export async function integrateCommand(target: string | undefined, opts: Integra
   await requireGitRepository(process.cwd(), '`ralph integrate`');
   const ctx = await openTaskContext(target);
   const config = await loadConfigOrThrow(ctx.root);
+  await requireSharedRemote(ctx.root, 'integrate');
   const log = openRunEmitter(ctx.target.runDir, opts);
   try {
     const outcome = await withRole(

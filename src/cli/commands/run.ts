@@ -8,6 +8,7 @@ import { dryRun } from '../dry-run.js';
 import { executeRun } from '../execute-run.js';
 import { withInterrupts } from '../interrupts.js';
 import { requireGitRepository } from '../require-git.js';
+import { requireSharedRemote } from '../role-session.js';
 import { openRunEmitter } from '../run-emitter.js';
 import { openTaskContext } from '../task-context.js';
 import { isGoalFileTarget, runGoalFile } from './goal.js';
@@ -31,6 +32,7 @@ export async function runCommand(target: string | undefined, opts: RunOptions): 
 
   if (opts.dryRun) return dryRun(ctx, config, opts, promptTemplate);
 
+  if (opts.worker) await requireSharedRemote(ctx.root, 'run --worker');
   const log = openRunEmitter(ctx.target.runDir, opts);
   const emit = log.emit;
   if (opts.worker) {
