@@ -88,7 +88,8 @@ export async function openRole(options: RoleOptions): Promise<Role> {
   state = await recoverInterruptedAttempt(ctx, state);
   const recovered = await recoverStories(ctx, root, state, await readTaskFile(ctx));
   state = startSession(recovered.state, now());
-  await prepareTree(ctx, { allowDirty: ctx.allowDirty ?? false });
+  const stashed = await prepareTree(ctx, { allowDirty: ctx.allowDirty ?? false });
+  if (stashed) emit({ type: 'changes-stashed', ...stashed });
   await saveState(ctx, state);
   return {
     ctx,
