@@ -1,12 +1,17 @@
+import type { IntegrationProblem } from '../core/integration-failure.js';
 import { integrationOrder, planShared } from '../core/shared-plan.js';
 import { setbackFor } from '../core/story-setback.js';
 import type { StoryVerdict } from '../core/story-verdict.js';
+import type { Story } from '../core/types.js';
+import type { AttemptFailure } from '../core/verdict.js';
 import { git } from '../git/index.js';
 import { returnToBranch } from '../git/land.js';
 import { refSha } from '../git/story-branches.js';
+import type { LoopEventSink } from '../loop/events.js';
+import type { HookRunner } from '../loop/hooks.js';
 import { readTaskFile } from '../loop/read-task-file.js';
 import { createRunHooks } from '../loop/run-bounds.js';
-import { landStory } from '../parallel/land-story.js';
+import { type LandResult, landStory } from '../parallel/land-story.js';
 import { iterationLogPath } from '../state/layout.js';
 import { markPassed } from '../state/run-state-update.js';
 import { endIntegrating, startIntegrating } from '../state/running-attempts.js';
@@ -35,7 +40,16 @@ export interface IntegrateOutcome {
   next: 'pull-request' | 'dispatch' | 'stop';
 }
 
-type Candidate = { storyId: string; verifiedAt: string; branch: SharedStoryBranch; verdict: StoryVerdict };
+/** A verified story branch on the remote, its story, and how many others wait behind it. */
+interface Turn {
+  story: Story;
+  branch: SharedStoryBranch;
+  verdict: StoryVerdict;
+  queued: number;
+}
+
+/** What one turn came to: only `landed` and `rejected` are this integrator's doing. */
+type TurnEnd = 'landed' | 'rejected' | 'again' | 'aborted';
 
 /**
  * `ralph integrate`: the merge queue over the remote. Each round fetches,
@@ -49,7 +63,7 @@ type Candidate = { storyId: string; verifiedAt: string; branch: SharedStoryBranc
  * the new tip, with what went wrong in its prompt.
  */
 export async function integrateRole(role: Role): Promise<IntegrateOutcome> {
-  const { ctx, root, prdBranch, store } = role;
+  const { ctx } = role;
   const landed: string[] = [];
   const rejected: string[] = [];
   const hooks = createRunHooks(ctx, (e) => ctx.emit({ ...e, worker: 'merge' }));
@@ -57,126 +71,100 @@ export async function integrateRole(role: Role): Promise<IntegrateOutcome> {
   try {
     for (let round = 0; ; round++) {
       if (round > 0) {
-        await fetchShared(root, prdBranch, ctx.name);
-        await syncPrdBranch(root, prdBranch);
+        await fetchShared(role.root, role.prdBranch, ctx.name);
+        await syncPrdBranch(role.root, role.prdBranch);
       }
       if (ctx.stopSignal.aborted || ctx.killSignal.aborted) {
         aborted = true;
         break;
       }
-      const prd = await readTaskFile(ctx);
-      const shared = sharedStories(prd, ctx.name, await sharedStoryBranches(root, ctx.name));
-      const done = new Set(prd.stories.filter((s) => s.status === 'done').map((s) => s.id));
-      // Verified branches of stories already on the PRD branch: landed by someone, left behind.
-      for (const [id, s] of shared) {
-        if (done.has(id) && s.branch.verdict) await pushWithLease(root, s.branch.branch, null, s.branch.tip);
-      }
-      const candidates: Candidate[] = [...shared.values()].flatMap((s) =>
-        s.verified && s.branch.verdict
-          ? [
-              {
-                storyId: s.storyId,
-                verifiedAt: s.branch.verdict.verifiedAt,
-                branch: s.branch,
-                verdict: s.branch.verdict,
-              },
-            ]
-          : [],
-      );
-      const next = integrationOrder(prd, candidates)[0];
-      if (next === undefined) break;
-      const story = prd.stories.find((s) => s.id === next.storyId);
-      if (!story) break;
-      const tipBefore = await sharedTip(root, prdBranch);
-      const emit = (event: Parameters<typeof ctx.emit>[0]) =>
-        ctx.emit({ ...event, worker: 'merge', storyId: event.storyId ?? story.id });
-      const iteration = store.current.iteration;
-      emit({
-        type: 'integration-started',
-        storyId: story.id,
-        onto: prdBranch,
-        queued: candidates.length - 1,
-      });
-      const result = await landStory({
-        ctx: { ...ctx, emit },
-        prdBranch,
-        story,
-        verdict: next.verdict,
-        iteration,
-        emit,
-        began: async (tip, token) => {
-          await store.update((s) =>
-            startIntegrating(s, {
-              storyId: story.id,
-              checkout: ctx.cwd,
-              branch: prdBranch,
-              tipBefore: tip,
-              token,
-              startedAt: ctx.now().toISOString(),
-            }),
-          );
-        },
-      });
-      await store.update((s) => endIntegrating(s, ctx.now()));
-      if (result.kind === 'aborted') {
+      const turn = await nextTurn(role);
+      if (turn === null) break;
+      const end = await integrate(role, turn, hooks);
+      if (end === 'aborted') {
         aborted = true;
         break;
       }
-      if (result.kind === 'already-landed') {
-        await pushWithLease(root, next.branch.branch, null, next.branch.tip);
-        continue;
-      }
-      if (result.kind === 'rejected') {
-        const attempts = next.verdict.attempt;
-        const parked = attempts >= ctx.limits.maxRetries;
-        // In place of the verdict, only if it is still there: another integrator may have sent it back already.
-        const sentBack = await pushSetback(root, next.branch.branch, {
-          parent: await currentTip(root, prdBranch),
-          expected: next.branch.tip,
-          setback: setbackFor(
-            { prd: ctx.name, storyId: story.id, attempts, parked, at: ctx.now() },
-            result.failure,
-          ),
-        });
-        if (!sentBack.ok || !sentBack.changed) continue;
-        emit({
-          type: 'integration-failed',
+      if (end === 'landed') landed.push(turn.story.id);
+      if (end === 'rejected') rejected.push(turn.story.id);
+    }
+  } finally {
+    await hooks.drain(60_000, ctx.killSignal);
+  }
+  return { landed, rejected, aborted, ...(await whatNext(role)) };
+}
+
+/**
+ * The first verified story in dependency order, from the task file on the
+ * PRD branch's tip; verdicts left behind by stories already there (landed
+ * by someone who died before deleting them) are deleted on the way.
+ */
+async function nextTurn(role: Role): Promise<Turn | null> {
+  const { ctx, root } = role;
+  const prd = await readTaskFile(ctx);
+  const shared = sharedStories(prd, ctx.name, await sharedStoryBranches(root, ctx.name));
+  const done = new Set(prd.stories.filter((s) => s.status === 'done').map((s) => s.id));
+  for (const [id, s] of shared) {
+    if (done.has(id) && s.branch.verdict) await pushWithLease(root, s.branch.branch, null, s.branch.tip);
+  }
+  const verified = [...shared.values()].flatMap((s) =>
+    s.verified && s.branch.verdict
+      ? [
+          {
+            storyId: s.storyId,
+            verifiedAt: s.branch.verdict.verifiedAt,
+            branch: s.branch,
+            verdict: s.branch.verdict,
+          },
+        ]
+      : [],
+  );
+  const next = integrationOrder(prd, verified)[0];
+  const story = prd.stories.find((s) => s.id === next?.storyId);
+  if (next === undefined || story === undefined) return null;
+  return { story, branch: next.branch, verdict: next.verdict, queued: verified.length - 1 };
+}
+
+/** One story landed in the PRD checkout, then pushed, sent back, or given up to a faster integrator. */
+async function integrate(role: Role, turn: Turn, hooks: HookRunner): Promise<TurnEnd> {
+  const { ctx, store, prdBranch } = role;
+  const { story } = turn;
+  const emit: LoopEventSink = (event) =>
+    ctx.emit({ ...event, worker: 'merge', storyId: event.storyId ?? story.id });
+  const iteration = store.current.iteration;
+  const tipBefore = await sharedTip(role.root, prdBranch);
+  emit({ type: 'integration-started', storyId: story.id, onto: prdBranch, queued: turn.queued });
+  const result = await landStory({
+    ctx: { ...ctx, emit },
+    prdBranch,
+    story,
+    verdict: turn.verdict,
+    iteration,
+    emit,
+    began: async (tip, token) => {
+      await store.update((s) =>
+        startIntegrating(s, {
           storyId: story.id,
-          kind: result.failure.kind === 'conflict' ? 'conflict' : 'check-failed',
-          files: result.problem.kind === 'conflict' ? [...result.problem.files] : [],
-          landedMeanwhile: result.landedMeanwhile,
-        });
-        emit({
-          type: 'attempt-failed',
-          iteration,
-          storyId: story.id,
-          attempt: attempts,
-          maxAttempts: ctx.limits.maxRetries,
-          kind: result.failure.kind,
-          reason: result.failure.reason,
-          willRetry: !parked,
-        });
-        if (parked)
-          emit({ type: 'story-parked', storyId: story.id, attempts, reason: result.failure.reason });
-        rejected.push(story.id);
-        continue;
-      }
-      // The remote's compare-and-swap: only if the PRD branch is still where this landing started.
-      const pushed = await pushWithLease(root, prdBranch, result.tip, tipBefore);
-      if (!pushed.ok) {
-        await fetchShared(root, prdBranch, ctx.name);
-        const now = await sharedTip(root, prdBranch);
-        if (now === tipBefore) throw new SharedRemoteError(`could not push ${prdBranch}: ${pushed.message}`);
-        // Another integrator moved it: forget this landing, take theirs, and look again.
-        await git(['update-ref', '-m', 'ralph: lost a race', `refs/heads/${prdBranch}`, now ?? result.tip], {
-          cwd: root,
-        });
-        await returnToBranch(ctx.cwd, prdBranch);
-        continue;
-      }
-      await pushWithLease(root, next.branch.branch, null, next.branch.tip);
-      // The remote had this very commit already: another integrator landed the story the same way.
-      if (!pushed.changed) continue;
+          checkout: ctx.cwd,
+          branch: prdBranch,
+          tipBefore: tip,
+          token,
+          startedAt: ctx.now().toISOString(),
+        }),
+      );
+    },
+  });
+  await store.update((s) => endIntegrating(s, ctx.now()));
+  switch (result.kind) {
+    case 'aborted':
+      return 'aborted';
+    case 'already-landed':
+      await pushWithLease(role.root, turn.branch.branch, null, turn.branch.tip);
+      return 'again';
+    case 'rejected':
+      return (await sendBack(role, turn, result, emit, iteration)) ? 'rejected' : 'again';
+    case 'landed':
+      if (!(await publish(role, turn, result, tipBefore))) return 'again';
       await store.update((s) =>
         markPassed(s, story.id, { commits: result.commits.map((c) => c.sha), now: ctx.now() }),
       );
@@ -186,12 +174,11 @@ export async function integrateRole(role: Role): Promise<IntegrateOutcome> {
         iteration,
         storyId: story.id,
         title: story.title,
-        attempt: next.verdict.attempt,
+        attempt: turn.verdict.attempt,
         commits: result.commits,
-        costUsd: next.verdict.costUsd,
-        durationMs: next.verdict.durationMs,
+        costUsd: turn.verdict.costUsd,
+        durationMs: turn.verdict.durationMs,
       });
-      landed.push(story.id);
       await hooks.afterIteration({
         iteration,
         runId: ctx.name,
@@ -199,26 +186,98 @@ export async function integrateRole(role: Role): Promise<IntegrateOutcome> {
         storyId: story.id,
         prd: ctx.source.path,
       });
-    }
-  } finally {
-    await hooks.drain(60_000, ctx.killSignal);
+      return 'landed';
   }
-  const prd = await readTaskFile(ctx);
-  const plan = planShared(
-    prd,
-    [...sharedStories(prd, ctx.name, await sharedStoryBranches(root, ctx.name)).values()],
-    Number.POSITIVE_INFINITY,
-  );
+}
+
+/**
+ * The remote's compare-and-swap: the PRD branch moves only if it is still
+ * where this landing started; then the story's branch goes. False when the
+ * landing is not ours to count: another integrator moved the branch first
+ * (this landing is dropped and the checkout takes their tip) or pushed the
+ * very same commit.
+ */
+async function publish(
+  role: Role,
+  turn: Turn,
+  landed: Extract<LandResult, { kind: 'landed' }>,
+  tipBefore: string | null,
+): Promise<boolean> {
+  const { root, prdBranch, ctx } = role;
+  const pushed = await pushWithLease(root, prdBranch, landed.tip, tipBefore);
+  if (!pushed.ok) {
+    await fetchShared(root, prdBranch, ctx.name);
+    const now = await sharedTip(root, prdBranch);
+    if (now === tipBefore) throw new SharedRemoteError(`could not push ${prdBranch}: ${pushed.message}`);
+    await git(['update-ref', '-m', 'ralph: lost a race', `refs/heads/${prdBranch}`, now ?? landed.tip], {
+      cwd: root,
+    });
+    await returnToBranch(ctx.cwd, prdBranch);
+    return false;
+  }
+  await pushWithLease(root, turn.branch.branch, null, turn.branch.tip);
+  return pushed.changed;
+}
+
+/**
+ * Verified work the tip cannot take: a setback replaces the verdict (only
+ * if the verdict is still there; another integrator may have sent it back
+ * already), parking the story once it has used its retries. True when this
+ * integrator sent it back.
+ */
+async function sendBack(
+  role: Role,
+  turn: Turn,
+  rejected: { failure: AttemptFailure; problem: IntegrationProblem; landedMeanwhile: string[] },
+  emit: LoopEventSink,
+  iteration: number,
+): Promise<boolean> {
+  const { ctx, root, prdBranch } = role;
+  const { story } = turn;
+  const attempts = turn.verdict.attempt;
+  const parked = attempts >= ctx.limits.maxRetries;
+  const tip = await refSha(root, `refs/heads/${prdBranch}`);
+  if (tip === null) throw new SharedRemoteError(`the PRD branch ${prdBranch} does not exist`);
+  const sent = await pushSetback(root, turn.branch.branch, {
+    parent: tip,
+    expected: turn.branch.tip,
+    setback: setbackFor(
+      { prd: ctx.name, storyId: story.id, attempts, parked, at: ctx.now() },
+      rejected.failure,
+    ),
+  });
+  if (!sent.ok || !sent.changed) return false;
+  const { failure, problem } = rejected;
+  emit({
+    type: 'integration-failed',
+    storyId: story.id,
+    kind: failure.kind === 'conflict' ? 'conflict' : 'check-failed',
+    files: problem.kind === 'conflict' ? [...problem.files] : [],
+    landedMeanwhile: rejected.landedMeanwhile,
+  });
+  emit({
+    type: 'attempt-failed',
+    iteration,
+    storyId: story.id,
+    attempt: attempts,
+    maxAttempts: ctx.limits.maxRetries,
+    kind: failure.kind,
+    reason: failure.reason,
+    willRetry: !parked,
+  });
+  if (parked) emit({ type: 'story-parked', storyId: story.id, attempts, reason: failure.reason });
+  return true;
+}
+
+/** Stories not landed, and whether a next round has work (`dispatch`), all landed, or only parked ones are left. */
+async function whatNext(role: Role): Promise<Pick<IntegrateOutcome, 'remaining' | 'next'>> {
+  const prd = await readTaskFile(role.ctx);
+  const shared = sharedStories(prd, role.ctx.name, await sharedStoryBranches(role.root, role.ctx.name));
+  const plan = planShared(prd, [...shared.values()], Number.POSITIVE_INFINITY);
   const next = plan.complete
     ? 'pull-request'
     : plan.stories.length > 0 || plan.verified.length > 0
       ? 'dispatch'
       : 'stop';
-  return { landed, rejected, aborted, remaining: plan.remaining, next };
-}
-
-async function currentTip(root: string, prdBranch: string): Promise<string> {
-  const tip = await refSha(root, `refs/heads/${prdBranch}`);
-  if (tip === null) throw new SharedRemoteError(`the PRD branch ${prdBranch} does not exist`);
-  return tip;
+  return { remaining: plan.remaining, next };
 }
