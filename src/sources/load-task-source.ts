@@ -3,9 +3,7 @@ import { basename, extname, join } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import type { TaskFormat } from '../core/types.js';
 import { fileTaskSource } from './file-task-source.js';
-import { prdJsonFormat } from './prd-json-format.js';
 import { prdMdFormat } from './prd-md-format.js';
-import { specDirTaskSource } from './spec-dir-source.js';
 import type { ReadResult, TaskSource } from './task-source.js';
 
 export interface DetectedSource {
@@ -53,12 +51,36 @@ export function openTaskSource(path: string): TaskSource {
   const detected = detectFormat(path);
   switch (detected.format) {
     case 'prd-json':
-      return fileTaskSource(prdJsonFormat, detected.path);
+      return loadedOnUse('prd-json', detected.path, async () =>
+        fileTaskSource((await import('./prd-json-format.js')).prdJsonFormat, detected.path),
+      );
     case 'prd-md':
       return fileTaskSource(prdMdFormat, detected.path);
     case 'spec-dir':
-      return specDirTaskSource(detected.path);
+      return loadedOnUse('spec-dir', detected.path, async () =>
+        (await import('./spec-dir-source.js')).specDirTaskSource(detected.path),
+      );
   }
+}
+
+/**
+ * A source whose reader is imported on first use: the JSON reader brings
+ * zod and the spec reader YAML, which a command on a prd.md never needs
+ * (the bundle puts them in chunks of their own, so a short command that
+ * reads a prd.md loads neither).
+ */
+function loadedOnUse(format: TaskFormat, path: string, load: () => Promise<TaskSource>): TaskSource {
+  let loaded: Promise<TaskSource> | undefined;
+  const source = () => {
+    loaded ??= load();
+    return loaded;
+  };
+  return {
+    format,
+    path,
+    read: async () => (await source()).read(),
+    setStatus: async (storyId, status) => (await source()).setStatus(storyId, status),
+  };
 }
 
 /** Reads and validates a task source (format checks plus the story graph); never throws for bad input. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { temporaryName, temporaryWriter } from '../core/temporary-files.js';
 import { faultPoint } from './fault-point.js';
 import { errorCode, statOrNull } from './fs-util.js';
-import { isProcessAlive } from './lock-verdict.js';
+import { isProcessAlive } from './process-identity.js';
 
 /** Temporary files written by this process so far: part of each one's unique name. */
 let written = 0;

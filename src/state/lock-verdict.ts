@@ -74,14 +74,3 @@ function isHolder(info: LockInfo, live: ProcessIdentity): boolean {
   if (live.commandLine !== undefined) return /ralph/i.test(live.commandLine);
   return true;
 }
-
-/** Whether a process with this pid exists on this machine. */
-export function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to another user.
-    return !(error instanceof Error && 'code' in error && error.code === 'ESRCH');
-  }
-}

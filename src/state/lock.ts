@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { ExitCode, RalphError } from '../core/errors.js';
 import { errorCode, isMissing } from './fs-util.js';
-import { isProcessAlive, judgeLock, type LockInfo, type LockVerdict, parseLockInfo } from './lock-verdict.js';
-import { processIdentity } from './process-identity.js';
+import { judgeLock, type LockInfo, type LockVerdict, parseLockInfo } from './lock-verdict.js';
+import { isProcessAlive, processIdentity } from './process-identity.js';
 
 export type { LockInfo, LockVerdict } from './lock-verdict.js';
 

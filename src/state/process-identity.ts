@@ -59,3 +59,14 @@ function fromPs(pid: number): ProcessIdentity | null {
   const commandLine = column('command');
   return { start, ...(commandLine !== undefined ? { commandLine } : {}) };
 }
+
+/** Whether a process with this pid exists on this machine. */
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to another user.
+    return !(error instanceof Error && 'code' in error && error.code === 'ESRCH');
+  }
+}

@@ -3,13 +3,12 @@ import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { ExitCode } from '../../core/errors.js';
 import type { GoalMode } from '../../core/goal-types.js';
-import { isGitRepo } from '../../git/index.js';
 import { listRalphWorktrees, type RalphWorktree } from '../../git/ralph-worktrees.js';
 import { isGoalRun, listGoalRuns } from '../../goal/goal-runs.js';
 import type { GoalRunState } from '../../goal/goal-summary.js';
 import { readPrd } from '../../sources/load-task-source.js';
 import { isValidPrdName, runDir, runPaths, worktreesDir } from '../../state/layout.js';
-import { findProjectRoot } from '../../state/project-root.js';
+import { locateProject } from '../../state/project-root.js';
 import { resolveTarget } from '../../state/resolve-target.js';
 import { firstLine } from '../format.js';
 import { readGoalRun } from '../goal-target.js';
@@ -48,9 +47,9 @@ interface Orphan {
 }
 
 export async function listCommand(opts: { json?: boolean }): Promise<number> {
-  const root = await findProjectRoot(process.cwd());
+  const { root, inGit } = await locateProject(process.cwd());
   // git lists the worktrees while the task files are read.
-  const listing = isGitRepo(root).then((repo) => (repo ? listRalphWorktrees(root, worktreesDir(root)) : []));
+  const listing = inGit ? listRalphWorktrees(root, worktreesDir(root)) : Promise.resolve([]);
   // A failure surfaces where it is awaited, not as an unhandled rejection meanwhile.
   listing.catch(() => undefined);
   const names = await prdNames(root);

@@ -1,11 +1,12 @@
+import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ExitCode } from '../../core/errors.js';
 import { formatUsd } from '../../core/money.js';
 import { selectNextStory } from '../../core/select.js';
 import type { Story } from '../../core/types.js';
 import { parallelActivity } from '../../parallel/activity.js';
-import { inspectLock } from '../../state/lock.js';
-import { type CurrentAttempt, type RunState, readRunState } from '../../state/run-state.js';
+import type { LockStatus } from '../../state/lock.js';
+import type { CurrentAttempt, RunState } from '../../state/run-state.js';
 import { duration, statusMark } from '../format.js';
 import { findGoalRun } from '../goal-target.js';
 import { openTaskContext } from '../task-context.js';
@@ -21,8 +22,8 @@ export async function statusCommand(target: string | undefined, opts: { json?: b
   const goal = await findGoalRun(target);
   if (goal) return goalStatusCommand(goal, opts);
   const ctx = await openTaskContext(target);
-  const run = await readRunState(join(ctx.target.runDir, 'state.json'));
-  const lock = await inspectLock(join(ctx.target.runDir, 'lock'));
+  const run = await runStateIn(ctx.target.runDir);
+  const lock = await lockIn(ctx.target.runDir);
   const running: Running | null =
     run?.current && lock.kind === 'held' && lock.info
       ? { ...run.current, elapsedMs: Date.now() - Date.parse(run.current.startedAt), pid: lock.info.pid }
@@ -66,56 +67,74 @@ export async function statusCommand(target: string | undefined, opts: { json?: b
   }
 
   const shown = relative(process.cwd(), ctx.livePath) || ctx.livePath;
-  console.log(`${ctx.target.name}: ${ctx.prd.project} (${shown})`);
+  // One write for the whole listing: a line at a time, a PRD of thousands of stories took longer to print than to read.
+  const out: string[] = [];
+  out.push(`${ctx.target.name}: ${ctx.prd.project} (${shown})`);
   for (const s of ctx.prd.stories) {
     const attempts = run?.stories[s.id]?.attempts;
     if (running?.storyId === s.id) {
-      console.log(
+      out.push(
         `  ● ${s.id}  ${s.title}  (attempt ${running.attempt}, running ${duration(running.elapsedMs)})`,
       );
       continue;
     }
     const lane = workers.find((w) => w.id === s.id);
     if (lane) {
-      console.log(
+      out.push(
         `  ● ${s.id}  ${s.title}  (attempt ${lane.attempt}, running ${duration(lane.elapsedMs)}, worker ${lane.worker})`,
       );
       continue;
     }
     const extra = attempts ? `  (${attempts} attempt${attempts === 1 ? '' : 's'})` : '';
-    console.log(`  ${statusMark(s.status, parked.has(s.id))} ${s.id}  ${s.title}${extra}`);
+    out.push(`  ${statusMark(s.status, parked.has(s.id))} ${s.id}  ${s.title}${extra}`);
   }
-  console.log(`${done}/${ctx.prd.stories.length} done · next: ${next ? `${next.id} ${next.title}` : 'none'}`);
+  out.push(`${done}/${ctx.prd.stories.length} done · next: ${next ? `${next.id} ${next.title}` : 'none'}`);
   if (running) {
-    console.log(
+    out.push(
       `running: ${running.storyId} attempt ${running.attempt} (iteration ${running.iteration}), for ${duration(running.elapsedMs)}`,
     );
   } else if (workers.length > 0) {
     const list = workers.map(
       (w) => `${w.id} on worker ${w.worker} (attempt ${w.attempt}, for ${duration(w.elapsedMs)})`,
     );
-    console.log(`running: ${list.join(', ')}`);
+    out.push(`running: ${list.join(', ')}`);
   } else if (cutShort.length > 0) {
-    console.log(
+    out.push(
       `interrupted: the last run stopped with ${cutShort.map((r) => r.id).join(', ')} in flight; \`ralph run\` rolls them back and goes on`,
     );
   } else if (interrupted) {
-    console.log(
+    out.push(
       `interrupted: the last run stopped during ${interrupted.storyId} attempt ${interrupted.attempt}; \`ralph run\` rolls it back and goes on`,
     );
   }
   if (activity.verified.length > 0) {
-    console.log(
+    out.push(
       `verified, waiting to land: ${activity.verified.map((v) => `${v.id} (${v.branch})`).join(', ')}`,
     );
   }
   if (run) {
     const t = run.totals;
-    console.log(
+    out.push(
       `run: ${t.iterations} iteration${t.iterations === 1 ? '' : 's'}, ${formatUsd(t.costUsd)}, ${t.inputTokens + t.outputTokens} tokens${run.stop && !running && workers.length === 0 ? `, stopped: ${run.stop.reason}` : ''}`,
     );
   }
+  process.stdout.write(`${out.join('\n')}\n`);
   return ExitCode.Success;
+}
+
+// The readers of the run state and the lock validate with zod, a large part of
+// this command's start-up; a PRD that never ran has neither file to read.
+
+async function runStateIn(runDir: string): Promise<RunState | null> {
+  const file = join(runDir, 'state.json');
+  if (!existsSync(file)) return null;
+  return (await import('../../state/run-state.js')).readRunState(file);
+}
+
+async function lockIn(runDir: string): Promise<LockStatus> {
+  const file = join(runDir, 'lock');
+  if (!existsSync(file)) return { kind: 'free' };
+  return (await import('../../state/lock.js')).inspectLock(file);
 }
 
 function storyJson(s: Story, run: RunState | null, parked: ReadonlySet<string>) {
