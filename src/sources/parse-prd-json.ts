@@ -1,8 +1,9 @@
-import { getNodeValue } from 'jsonc-parser';
+import { getNodeValue, type Node } from 'jsonc-parser';
 import { z } from 'zod';
 import type { Prd, SourceLocation, Story, StoryStatus } from '../core/types.js';
 import { formatPath, hasErrors, type ValidationIssue } from '../core/validation-issue.js';
 import { jsonSyntaxIssue } from './json-syntax.js';
+import { type TopOffsets, topOffsets } from './json-top-offsets.js';
 import { locateJsonPath, MAX_JSON_DEPTH, parseJsonTree, tooDeepAt } from './json-tree.js';
 import { type PrdJsonStory, prdJsonStorySchema, prdJsonTopSchema } from './prd-json-schema.js';
 import type { ReadResult } from './task-source.js';
@@ -30,9 +31,13 @@ export function parsePrdJson(text: string, file: string): ReadResult {
     const message = `JSON nested more than ${MAX_JSON_DEPTH} levels deep; a task file never needs that`;
     return { ok: false, issues: [{ file, ...positionAt(text, deep), message, severity: 'error' }] };
   }
-  const { root, errors } = parseJsonTree(text);
-  if (errors.length > 0 || !root) return { ok: false, issues: jsonSyntaxIssue(text, file, errors) };
-  const locate = (path: Path) => locateJsonPath(text, root, path);
+  const read = readJson(text);
+  if (!read.ok) return { ok: false, issues: jsonSyntaxIssue(text, file, read.errors) };
+  const { offsets } = read;
+  const locate = (path: Path) => {
+    const offset = offsets && knownOffset(offsets, path);
+    return offset === undefined ? locateJsonPath(text, read.root(), path) : positionAt(text, offset);
+  };
   const at = (path: Path): SourceLocation => ({ file, ...locate(path) });
   const issueAt = (path: Path, message: string, severity: ValidationIssue['severity']): ValidationIssue => ({
     ...at(path),
@@ -41,7 +46,7 @@ export function parsePrdJson(text: string, file: string): ReadResult {
     severity,
   });
 
-  const top = prdJsonTopSchema.safeParse(getNodeValue(root), { error: shortZodMessages });
+  const top = prdJsonTopSchema.safeParse(read.value, { error: shortZodMessages });
   if (!top.success) return { ok: false, issues: toValidationIssues(top.error.issues, file, locate) };
   const data = top.data;
   const issues: ValidationIssue[] = [];
@@ -106,6 +111,45 @@ export function parsePrdJson(text: string, file: string): ReadResult {
   };
   if (hasErrors(issues)) return { ok: false, issues, partial: prd };
   return { ok: true, prd, warnings: issues };
+}
+
+type JsonRead =
+  | { ok: true; value: unknown; offsets: TopOffsets | undefined; root: () => Node | undefined }
+  | { ok: false; errors: Parameters<typeof jsonSyntaxIssue>[2] };
+
+/**
+ * The file's value, and where its stories start. Valid JSON takes the
+ * native parser and one scan for the offsets; the syntax tree is built
+ * only to report a syntax error or to locate an issue. A text that names
+ * `__proto__` (perhaps escaped) takes the tree's way throughout, which
+ * reads that key as the tree's value builder always has.
+ */
+function readJson(text: string): JsonRead {
+  let tree: ReturnType<typeof parseJsonTree> | undefined;
+  const parsedTree = () => {
+    tree ??= parseJsonTree(text);
+    return tree;
+  };
+  if (!/__proto__|\\u00[2-7]/.test(text)) {
+    try {
+      const value: unknown = JSON.parse(text);
+      return { ok: true, value, offsets: topOffsets(text), root: () => parsedTree().root };
+    } catch {
+      // Not strict JSON: the tree reports the error where it is.
+    }
+  }
+  const { root, errors } = parsedTree();
+  if (errors.length > 0 || !root) return { ok: false, errors };
+  return { ok: true, value: getNodeValue(root), offsets: undefined, root: () => root };
+}
+
+/** The offset of a story or of the branch name, when the scan found it. */
+function knownOffset(offsets: TopOffsets, path: Path): number | undefined {
+  if (path.length === 1 && path[0] === 'branchName') return offsets.branchName;
+  if (path.length === 2 && path[0] === 'userStories' && typeof path[1] === 'number') {
+    return offsets.stories?.[path[1]];
+  }
+  return undefined;
 }
 
 function toStory(story: PrdJsonStory, index: number, location: SourceLocation): Story {
