@@ -36,6 +36,16 @@ describe('history', () => {
     await expect(commitsSince(repo.dir, 'f'.repeat(40))).rejects.toBeInstanceOf(GitError);
   });
 
+  it('with a base, both are empty once HEAD is unborn again (an orphan branch) and throw for an unknown base', async () => {
+    repo = await makeTempRepo();
+    const base = await repo.commit('base', { 'a.txt': 'a' });
+    await repo.git('checkout', '-q', '--orphan', 'fresh');
+    expect(await commitsSince(repo.dir, base)).toEqual([]);
+    expect(await filesChangedSince(repo.dir, base)).toEqual([]);
+    await repo.commit('first on fresh', { 'b.txt': 'b' });
+    await expect(filesChangedSince(repo.dir, 'f'.repeat(40))).rejects.toBeInstanceOf(GitError);
+  });
+
   it('filesChangedSince lists files touched by new commits, not uncommitted ones', async () => {
     repo = await makeTempRepo();
     const base = await repo.commit('base', { 'keep.txt': 'k', 'old.txt': 'o', 'edit.txt': 'e' });

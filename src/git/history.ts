@@ -14,9 +14,15 @@ const FIELD = '\x1f';
  * counts. Empty when HEAD is unborn or nothing was committed.
  */
 export async function commitsSince(cwd: string, baseSha: string | null): Promise<CommitInfo[]> {
-  if ((await headSha(cwd)) === null) return [];
   const range = baseSha === null ? 'HEAD' : `${baseSha}..HEAD`;
-  const { stdout } = await runGit(['log', '--reverse', '-z', `--format=%H${FIELD}%s`, range, '--'], { cwd });
+  const stdout = await outputUnlessUnborn(cwd, baseSha, [
+    'log',
+    '--reverse',
+    '-z',
+    `--format=%H${FIELD}%s`,
+    range,
+    '--',
+  ]);
   return stdout
     .split('\0')
     .filter((record) => record !== '')
@@ -27,17 +33,33 @@ export async function commitsSince(cwd: string, baseSha: string | null): Promise
 }
 
 /**
+ * The output of a git command about HEAD, or '' when HEAD is unborn. With a
+ * base commit, HEAD is usually born: the command runs at once, and only its
+ * failure asks whether HEAD exists (one git process instead of two per call,
+ * and these run on every iteration).
+ */
+async function outputUnlessUnborn(cwd: string, baseSha: string | null, args: string[]): Promise<string> {
+  if (baseSha === null) {
+    if ((await headSha(cwd)) === null) return '';
+    return (await runGit(args, { cwd })).stdout;
+  }
+  const result = await runGit(args, { cwd, allowFailure: true });
+  if (result.exitCode === 0) return result.stdout;
+  if ((await headSha(cwd)) === null) return '';
+  throw new GitError(args, cwd, result.exitCode, result.stderr);
+}
+
+/**
  * Files touched by the commits since `baseSha` (added, modified, deleted; a
  * rename lists both paths), relative to the work tree root, sorted.
  * Uncommitted changes are not included: see `statusPorcelain`.
  */
 export async function filesChangedSince(cwd: string, baseSha: string | null): Promise<string[]> {
-  if ((await headSha(cwd)) === null) return [];
   const args =
     baseSha === null
       ? ['ls-tree', '-r', '-z', '--full-tree', '--name-only', 'HEAD']
       : ['diff', '--name-only', '-z', '--no-renames', '--no-ext-diff', baseSha, 'HEAD', '--'];
-  const { stdout } = await runGit(args, { cwd });
+  const stdout = await outputUnlessUnborn(cwd, baseSha, args);
   return [...new Set(stdout.split('\0').filter((p) => p !== ''))].sort();
 }
 

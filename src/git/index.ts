@@ -1,5 +1,5 @@
 export { type BranchNameCheck, validateBranchName } from './branch-name.js';
-export { commitPaths } from './commit.js';
+export { commitChanges, commitPaths } from './commit.js';
 export { GitError, type GitOptions, type GitResult, git, runGit } from './git.js';
 export { type CommitInfo, commitsSince, filesChangedSince, isAncestor } from './history.js';
 export { currentBranch, headSha, isGitRepo, topLevel } from './repo.js';

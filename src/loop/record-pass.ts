@@ -1,6 +1,6 @@
 import { passCommitSubject } from '../core/pass-commit.js';
 import type { Story } from '../core/types.js';
-import { type CommitInfo, commitPaths, filesChangedSince } from '../git/index.js';
+import { type CommitInfo, commitChanges, filesChangedSince } from '../git/index.js';
 import { faultPoint } from '../state/fault-point.js';
 import { addPatterns, appendEntry, readProgress, updateProgress } from '../state/progress.js';
 import type { RunState } from '../state/run-state.js';
@@ -41,10 +41,14 @@ export async function recordPass(ctx: RunContext, state: RunState, pass: PassRec
 
 /** Idempotent, so recovery can run it again after a crash part-way through. */
 export async function writePassFiles(ctx: RunContext, pass: PassRecord): Promise<void> {
+  // git lists the story's files while the task file is written.
+  const changed = filesChangedSince(ctx.cwd, pass.headBefore);
+  // A failure surfaces where it is awaited, not as an unhandled rejection meanwhile.
+  changed.catch(() => undefined);
   await ctx.source.setStatus(pass.story.id, 'done');
   const existing = await readProgress(ctx.progressPath);
   if (!existing.includes(` - ${pass.story.id}: `)) {
-    const filesChanged = await filesChangedSince(ctx.cwd, pass.headBefore);
+    const filesChanged = await changed;
     await updateProgress(ctx.progressPath, (text) =>
       appendEntry(addPatterns(text, pass.learnings), {
         date: ctx.now().toISOString().slice(0, 16).replace('T', ' '),
@@ -56,5 +60,5 @@ export async function writePassFiles(ctx: RunContext, pass: PassRecord): Promise
       }),
     );
   }
-  await commitPaths(ctx.cwd, toolPaths(ctx), passCommitSubject(pass.story.id));
+  await commitChanges(ctx.cwd, toolPaths(ctx), passCommitSubject(pass.story.id));
 }
