@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { canonicalPath, listWorktrees } from './worktree.js';
 
@@ -20,7 +20,7 @@ export interface RalphWorktree {
 export async function listRalphWorktrees(cwd: string, parent: string): Promise<RalphWorktree[]> {
   const base = canonicalPath(parent);
   const found = new Map<string, RalphWorktree>();
-  for (const w of await listWorktrees(cwd)) {
+  for (const w of (await mayHaveLinkedWorktrees(cwd)) ? await listWorktrees(cwd) : []) {
     const full = canonicalPath(w.path);
     if (path.dirname(full) !== base) continue;
     const name = path.basename(full);
@@ -45,4 +45,16 @@ export async function listRalphWorktrees(cwd: string, parent: string): Promise<R
       });
   }
   return [...found.values()].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/**
+ * False only when `cwd` is a main checkout whose `.git` folder has no
+ * `worktrees` folder: git keeps one there for every linked work tree, so
+ * there is none to list and no git process to start (`ralph list` runs this
+ * on every call). Anything else (a `.git` file, another cwd) asks git.
+ */
+async function mayHaveLinkedWorktrees(cwd: string): Promise<boolean> {
+  const dotGit = await stat(path.join(cwd, '.git')).catch(() => null);
+  if (!dotGit?.isDirectory()) return true;
+  return (await stat(path.join(cwd, '.git', 'worktrees')).catch(() => null)) !== null;
 }
