@@ -2,13 +2,14 @@
 // that scale with PRD size. Prints figures; asserts nothing. Compare ratios
 // within one run: the machine may be shared.
 //   npm run bench                       all of them (builds first)
-//   node bench/run.mjs startup signals  some: files, startup, signals, stream, tui
+//   node bench/run.mjs startup signals  some: files, startup, signals, stream, iteration, tui
 import { performance } from 'node:perf_hooks';
 import { createClaudeParser } from '../dist/agents/claude/claude-parser.js';
 import { selectNextStory } from '../dist/core/select.js';
 import { parsePrdJson } from '../dist/sources/parse-prd-json.js';
 import { parsePrdMd } from '../dist/sources/parse-prd-md.js';
 import { withPrdJsonStatus } from '../dist/sources/write-prd-json.js';
+import { runIterationBench } from './iteration.mjs';
 import { runSignalsBench } from './signals.mjs';
 import { runStartupBench } from './startup.mjs';
 import { runStreamBench } from './stream.mjs';
@@ -117,6 +118,7 @@ const ALL = {
   startup: runStartupBench,
   signals: runSignalsBench,
   stream: runStreamBench,
+  iteration: runIterationBench,
   tui: runTuiBench,
 };
 const chosen = process.argv.slice(2);

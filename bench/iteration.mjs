@@ -1,0 +1,207 @@
+// Per-iteration overhead: a 10-story `ralph run` with the real `claude`
+// (the pinned devDependency) against the scripted model server of the tests,
+// every story written, committed and said DONE by the agent. The floor is
+// the same agent run directly in a copy of the project, one process per
+// story with the prompt ralph would send, plus one `git rev-parse HEAD`.
+// ralph's own time per iteration is read from events.jsonl: the gap between
+// one story's pass and the next, less the agent's run and the gates.
+// Targets: the run within 1.05x the floor; ralph's own time <= 60 ms per iteration.
+//   node bench/iteration.mjs       (after npm run build; BENCH_ITERATION_RUNS=3, BENCH_STORIES=10)
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { median, printRows } from './lib.mjs';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const RALPH = join(ROOT, 'dist', 'cli', 'main.js');
+const CLAUDE = join(ROOT, 'node_modules', '.bin', 'claude');
+const RUNS = Number(process.env.BENCH_ITERATION_RUNS ?? 3);
+const STORIES = Number(process.env.BENCH_STORIES ?? 10);
+const GIT_ENV = { GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
+
+/** The tests' scripted server and story script, bundled from TypeScript for plain Node. */
+async function loadSupport(dir) {
+  const outfile = join(dir, 'support.mjs');
+  await build({
+    stdin: {
+      contents: [
+        "export { startAnthropicServer } from './test/support/anthropic-server.ts';",
+        "export { storyScript, implement } from './test/support/story-script.ts';",
+        "export { createClaudeEnv } from './test/support/claude-env.ts';",
+        "export { prdJson } from './test/support/loop-project.ts';",
+      ].join('\n'),
+      resolveDir: ROOT,
+      loader: 'ts',
+    },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile,
+    logLevel: 'warning',
+  });
+  return import(pathToFileURL(outfile).href);
+}
+
+const stories = Array.from({ length: STORIES }, (_, i) => {
+  const id = `US-${String(i + 1).padStart(3, '0')}`;
+  return { id, title: `Add file ${i + 1}`, file: `file-${i + 1}.txt` };
+});
+
+function git(cwd, ...args) {
+  const result = spawnSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`git ${args.join(' ')}: ${result.stderr}`);
+  return result.stdout.trim();
+}
+
+function project(base, name, support) {
+  const dir = join(base, name);
+  spawnSync('mkdir', ['-p', dir]);
+  git(dir, 'init', '-q', '-b', 'main');
+  git(dir, 'config', 'user.name', 'Bench');
+  git(dir, 'config', 'user.email', 'bench@example.com');
+  git(dir, 'config', 'commit.gpgsign', 'false');
+  writeFileSync(join(dir, 'README.md'), '# bench\n');
+  writeFileSync(join(dir, 'prd.json'), support.prdJson(stories));
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', 'chore: initial commit');
+  return dir;
+}
+
+function waitFor(command, args, options) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'], ...options });
+    let stderr = '';
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${command} exited ${code}: ${stderr}`)),
+    );
+  });
+}
+
+/** One scripted model per measurement, so every story's first attempt is the one that passes. */
+async function withServer(support, fn) {
+  const plan = Object.fromEntries(
+    stories.map((s) => [s.id, [support.implement(s.id, s.title, s.file, `${s.title}\n`)]]),
+  );
+  const server = await support.startAnthropicServer(support.storyScript(plan).script);
+  const claude = await support.createClaudeEnv(server.url, { maxRetries: 0 });
+  try {
+    return await fn({ ...claude.env, ...GIT_ENV });
+  } finally {
+    await server.close();
+    await claude.cleanup();
+  }
+}
+
+/** The agent alone: each story's prompt straight to `claude`, after the HEAD ralph would record. */
+async function floor(support, dir, prompts) {
+  return withServer(support, async (env) => {
+    const start = performance.now();
+    for (const prompt of prompts) {
+      git(dir, 'rev-parse', 'HEAD');
+      await waitFor(
+        CLAUDE,
+        ['-p', '--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions', '--', prompt],
+        { cwd: dir, env },
+      );
+    }
+    return performance.now() - start;
+  });
+}
+
+async function ralphRun(support, dir) {
+  return withServer(support, async (env) => {
+    const start = performance.now();
+    await waitFor(process.execPath, [RALPH, 'run', 'prd.json', '--headless', '--no-worktree'], {
+      cwd: dir,
+      env: { ...env, RALPH_AGENT_PATH: CLAUDE },
+    });
+    return performance.now() - start;
+  });
+}
+
+/** The prompts the run sent, as the raw logs do not keep them: rebuilt from the stories. */
+function promptsOf(dir) {
+  const subjects = git(dir, 'log', '--format=%s').split('\n');
+  const passed = stories.filter((s) => subjects.includes(`feat: ${s.id} - ${s.title}`));
+  if (passed.length !== STORIES) throw new Error(`the run passed ${passed.length} of ${STORIES} stories`);
+  return stories.map((s) => `## Your story: ${s.id} - ${s.title}\n\nImplement it, commit, then say DONE.`);
+}
+
+/** ralph's own milliseconds per iteration: each pass-to-pass gap less the agent and the gates. */
+function ownTimes(dir) {
+  const runs = join(dir, '.ralph', 'runs');
+  const [name] = readdirSync(runs);
+  const events = readFileSync(join(runs, name, 'events.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+  const own = [];
+  let since;
+  let outside = 0;
+  for (const e of events) {
+    const at = Date.parse(e.at);
+    if (e.type === 'run-started') since = at;
+    if (e.type === 'agent-exited') outside += e.durationMs;
+    if (e.type === 'check-finished') outside += e.durationMs;
+    if (e.type === 'story-passed') {
+      own.push(at - since - outside);
+      since = at;
+      outside = 0;
+    }
+  }
+  return own;
+}
+
+export async function runIterationBench() {
+  const base = mkdtempSync(join(tmpdir(), 'ralph-bench-iteration-'));
+  try {
+    const support = await loadSupport(base);
+    const samples = { run: [], floor: [], own: [] };
+    for (let round = 0; round <= RUNS; round++) {
+      const runDir = project(base, `run-${round}`, support);
+      const run = await ralphRun(support, runDir);
+      const prompts = promptsOf(runDir);
+      const fl = await floor(support, project(base, `floor-${round}`, support), prompts);
+      // Round 0 warms the caches (Node's, git's, the file system's) for both.
+      if (round === 0) continue;
+      samples.run.push(run);
+      samples.floor.push(fl);
+      samples.own.push(median(ownTimes(runDir)));
+      console.log(
+        `  round ${round}: run ${run.toFixed(0)} ms, floor ${fl.toFixed(0)} ms, ralph ${samples.own.at(-1).toFixed(1)} ms/iteration`,
+      );
+    }
+    const run = median(samples.run);
+    const fl = median(samples.floor);
+    printRows(`iteration overhead, ${STORIES} stories with claude (median of ${RUNS} runs)`, [
+      {
+        label: `ralph run, ${STORIES} stories`,
+        value: run,
+        floor: fl,
+        unit: 'ms',
+        target: 'target <= 1.05x',
+      },
+      {
+        label: "ralph's own time per iteration",
+        value: median(samples.own),
+        floor: (run - fl) / STORIES,
+        ratio: median(samples.own) / 60,
+        unit: 'ms',
+        target: 'target <= 60 ms (ratio to 60 ms; "floor" column: (run - floor) / stories)',
+      },
+    ]);
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await runIterationBench();
