@@ -81,8 +81,9 @@ export async function runAttempt<Said, Verdict>(
 
   const restored = await restoreToolFiles(cwd, headBefore, request.toolPaths, request.commitRestoredAs);
   for (const path of restored) emit({ type: 'tool-file-restored', path });
-  const commits = await commitsSince(cwd, headBefore);
-  const dirtyPaths = (await statusPorcelain(cwd)).map((e) => e.path).filter((p) => !request.isToolPath(p));
+  // Two reads of the repository, side by side.
+  const [commits, status] = await Promise.all([commitsSince(cwd, headBefore), statusPorcelain(cwd)]);
+  const dirtyPaths = status.map((e) => e.path).filter((p) => !request.isToolPath(p));
   const preGate = { headBefore, agent: agentFacts, said, commits, dirtyPaths };
 
   const gates = shape.wantsGates(preGate)
