@@ -1,41 +1,13 @@
 import { isGitRepo } from '../git/index.js';
 import { listRalphWorktrees } from '../git/ralph-worktrees.js';
-import { isGoalRun, listGoalRuns } from '../goal/goal-runs.js';
 import { type GoalRunSummary, summarizeGoalRun } from '../goal/goal-summary.js';
 import { goalRunFiles, readGoalProgress } from '../goal/progress-file.js';
 import type { GoalProgress } from '../goal/progress-schema.js';
-import { runDir, worktreesDir } from '../state/layout.js';
+import { worktreesDir } from '../state/layout.js';
 import { inspectLock } from '../state/lock.js';
-import { findProjectRoot } from '../state/project-root.js';
-import { listPrdNames } from '../state/resolve-target.js';
+import type { GoalRunTarget } from './goal-run-target.js';
 
-export interface GoalRunTarget {
-  root: string;
-  name: string;
-  /** `.ralph/runs/<name>/` */
-  runDir: string;
-}
-
-/**
- * The goal run a `[target]` of `ralph status`, `report` or `logs` means, or
- * null when it means a PRD. A PRD wins a name both have; with no target, a
- * project without PRDs and with one goal run means that run.
- */
-export async function findGoalRun(
-  target: string | undefined,
-  cwd = process.cwd(),
-): Promise<GoalRunTarget | null> {
-  const root = await findProjectRoot(cwd);
-  const prds = await listPrdNames(root);
-  let name: string | undefined;
-  if (target === undefined || target === '') {
-    const goals = prds.length === 0 ? await listGoalRuns(root) : [];
-    name = goals.length === 1 ? goals[0] : undefined;
-  } else if (!prds.includes(target) && isGoalRun(root, target)) {
-    name = target;
-  }
-  return name === undefined ? null : { root, name, runDir: runDir(root, name) };
-}
+export { findGoalRun, type GoalRunTarget } from './goal-run-target.js';
 
 export interface GoalRunView {
   progress: GoalProgress;

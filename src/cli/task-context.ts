@@ -16,8 +16,13 @@ export interface TaskContext {
 }
 
 /** Resolves a target and reads its task file, turning validation issues into an exit-2 error. */
-export async function openTaskContext(target: string | undefined, cwd = process.cwd()): Promise<TaskContext> {
-  const root = await findProjectRoot(cwd);
+export async function openTaskContext(
+  target: string | undefined,
+  cwd = process.cwd(),
+  /** The project root, when the caller has found it already. */
+  knownRoot?: string,
+): Promise<TaskContext> {
+  const root = knownRoot ?? (await findProjectRoot(cwd));
   const resolved = await resolveTarget(root, target);
   const livePath = liveTaskPath(root, resolved);
   const result = await readPrd(livePath);

@@ -1,6 +1,10 @@
-import { formatVerdictMessage, parseVerdictMessage, type StoryVerdict } from '../core/story-verdict.js';
+import type { StoryVerdict } from '../core/story-verdict.js';
 import { git, runGit } from './git.js';
 import { TOOL_IDENTITY } from './tool-identity.js';
+
+// The verdict's schema (zod) loads when a verdict is read or written, not for
+// `ralph status` on a project without story branches.
+const verdictMessages = () => import('../core/story-verdict.js');
 
 export interface StoryBranch {
   /** Short name, e.g. `ralph-stories/demo/US-001`. */
@@ -37,7 +41,7 @@ export async function verdictAt(cwd: string, sha: string): Promise<StoryVerdict 
   if (exitCode !== 0) return null;
   const at = stdout.indexOf('\0');
   const parents = stdout.slice(0, at).trim().split(' ');
-  const verdict = parseVerdictMessage(stdout.slice(at + 1));
+  const verdict = (await verdictMessages()).parseVerdictMessage(stdout.slice(at + 1));
   return verdict !== null && parents.length === 1 && parents[0] === verdict.head ? verdict : null;
 }
 
@@ -48,7 +52,8 @@ export async function verdictAt(cwd: string, sha: string): Promise<StoryVerdict 
  */
 export async function writeVerdict(cwd: string, branch: string, verdict: StoryVerdict): Promise<string> {
   const tree = await git(['rev-parse', `${verdict.head}^{tree}`], { cwd });
-  const sha = await git(['commit-tree', tree, '-p', verdict.head, '-m', formatVerdictMessage(verdict)], {
+  const message = (await verdictMessages()).formatVerdictMessage(verdict);
+  const sha = await git(['commit-tree', tree, '-p', verdict.head, '-m', message], {
     cwd,
     env: TOOL_IDENTITY,
   });

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { stringify } from 'yaml';
 import { InvalidInputError } from '../core/errors.js';
 import { formatIssue, formatPath, hasErrors, type ValidationIssue } from '../core/validation-issue.js';
@@ -8,25 +7,7 @@ import { parseYaml } from '../state/yaml-document.js';
 import { kebabPath, mapKeys, toCamel, toKebab } from './kebab-keys.js';
 import { type GoalProgress, GoalProgressSchema } from './progress-schema.js';
 
-/** The files of one goal run, in `.ralph/runs/<name>/`. */
-export interface GoalRunFiles {
-  dir: string;
-  /** The run's state, human-readable: `PROGRESS.yaml`. */
-  progress: string;
-  events: string;
-  lock: string;
-  log: string;
-}
-
-export function goalRunFiles(dir: string): GoalRunFiles {
-  return {
-    dir,
-    progress: path.join(dir, 'PROGRESS.yaml'),
-    events: path.join(dir, 'events.jsonl'),
-    lock: path.join(dir, 'lock'),
-    log: path.join(dir, 'ralph.log'),
-  };
-}
+export { type GoalRunFiles, goalRunFiles } from './goal-run-files.js';
 
 const HEADER =
   '# The state of a ralph goal run (Ralph Mode). ralph rewrites this file after every\n' +

@@ -27,6 +27,8 @@ export async function parallelActivity(
   root: string,
   name: string,
   run: RunState | null,
+  /** Whether `root` is in git, when the caller knows it already. */
+  inGit?: boolean,
 ): Promise<{ running: RunningStory[]; verified: VerifiedStory[] }> {
   const running = (run?.running ?? []).map((r) => ({
     id: r.storyId,
@@ -35,7 +37,8 @@ export async function parallelActivity(
     iteration: r.iteration,
     startedAt: r.startedAt,
   }));
-  const branches = (await isGitRepo(root)) ? await listStoryBranches(root, storyBranchesPrefix(name)) : [];
+  const branches =
+    (inGit ?? (await isGitRepo(root))) ? await listStoryBranches(root, storyBranchesPrefix(name)) : [];
   const verified = branches.flatMap((b) =>
     b.verdict && b.verdict.prd === name
       ? [

@@ -11,7 +11,6 @@ import { isValidPrdName, runDir, runPaths, worktreesDir } from '../../state/layo
 import { locateProject } from '../../state/project-root.js';
 import { resolveTarget } from '../../state/resolve-target.js';
 import { firstLine } from '../format.js';
-import { readGoalRun } from '../goal-target.js';
 import { liveTaskPath } from '../task-context.js';
 
 interface ListedPrd {
@@ -145,6 +144,8 @@ async function describe(root: string, name: string): Promise<Omit<ListedPrd, 'wo
 }
 
 async function describeGoal(root: string, name: string): Promise<ListedGoal> {
+  // A goal run's reader (YAML, zod) loads only for a project that has one.
+  const { readGoalRun } = await import('../goal-target.js');
   const view = await readGoalRun({ root, name, runDir: runDir(root, name) }).catch(() => null);
   if (view === null) {
     return { kind: 'goal', name, title: '', done: 0, total: 0, state: 'invalid', mode: null, worktree: null };

@@ -6,11 +6,11 @@ import { selectNextStory } from '../../core/select.js';
 import type { Story } from '../../core/types.js';
 import { parallelActivity } from '../../parallel/activity.js';
 import type { LockStatus } from '../../state/lock.js';
+import { locateProject } from '../../state/project-root.js';
 import type { CurrentAttempt, RunState } from '../../state/run-state.js';
 import { duration, statusMark } from '../format.js';
-import { findGoalRun } from '../goal-target.js';
+import { findGoalRun } from '../goal-run-target.js';
 import { openTaskContext } from '../task-context.js';
-import { goalStatusCommand } from './goal-status.js';
 
 /** The attempt a live run is on: the run state names it, the lock says whether that run is still going. */
 interface Running extends CurrentAttempt {
@@ -19,9 +19,10 @@ interface Running extends CurrentAttempt {
 }
 
 export async function statusCommand(target: string | undefined, opts: { json?: boolean }): Promise<number> {
-  const goal = await findGoalRun(target);
-  if (goal) return goalStatusCommand(goal, opts);
-  const ctx = await openTaskContext(target);
+  const { root, inGit } = await locateProject(process.cwd());
+  const goal = await findGoalRun(target, process.cwd(), root);
+  if (goal) return (await import('./goal-status.js')).goalStatusCommand(goal, opts);
+  const ctx = await openTaskContext(target, process.cwd(), root);
   const run = await runStateIn(ctx.target.runDir);
   const lock = await lockIn(ctx.target.runDir);
   const running: Running | null =
@@ -31,7 +32,7 @@ export async function statusCommand(target: string | undefined, opts: { json?: b
   // A current attempt with no live run: the last run died mid-attempt, and the next `ralph run` recovers it.
   const interrupted = running === null && lock.kind !== 'held' ? (run?.current ?? null) : null;
   // A parallel run's attempts in flight: live while its lock is held, else left by a run that died.
-  const activity = await parallelActivity(ctx.root, ctx.target.name, run);
+  const activity = await parallelActivity(ctx.root, ctx.target.name, run, inGit);
   const workers =
     lock.kind === 'held'
       ? activity.running.map((r) => ({ ...r, elapsedMs: Date.now() - Date.parse(r.startedAt) }))
