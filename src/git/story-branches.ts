@@ -1,3 +1,5 @@
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
 import type { StoryVerdict } from '../core/story-verdict.js';
 import { git, runGit } from './git.js';
 import { TOOL_IDENTITY } from './tool-identity.js';
@@ -22,6 +24,7 @@ export async function refSha(cwd: string, ref: string): Promise<string | null> {
 
 /** Every branch under `prefix` (a full ref prefix ending in `/`), with its verdict if it has one. */
 export async function listStoryBranches(cwd: string, prefix: string): Promise<StoryBranch[]> {
+  if (!(await mayHaveRefsUnder(cwd, prefix))) return [];
   const out = await git(['for-each-ref', '--format=%(refname)%00%(objectname)', prefix], { cwd });
   const branches: StoryBranch[] = [];
   for (const line of out.split('\n')) {
@@ -64,4 +67,25 @@ export async function writeVerdict(cwd: string, branch: string, verdict: StoryVe
 /** Deletes a branch if it exists; a branch checked out somewhere must have its worktree removed first. */
 export async function deleteBranchIfPresent(cwd: string, branch: string): Promise<void> {
   await runGit(['update-ref', '-d', `refs/heads/${branch}`], { cwd, allowFailure: true });
+}
+
+/**
+ * False only when `cwd` is a main checkout whose refs are files and none is
+ * under `prefix`: neither a loose ref folder for it nor a line in
+ * packed-refs. `ralph status` asks on every call, and a project that never
+ * ran in parallel has no story branches; anything else (a `.git` file, the
+ * reftable format) asks git.
+ */
+async function mayHaveRefsUnder(cwd: string, prefix: string): Promise<boolean> {
+  const gitDir = path.join(cwd, '.git');
+  const exists = (file: string) =>
+    stat(file).then(
+      () => true,
+      () => false,
+    );
+  const dotGit = await stat(gitDir).catch(() => null);
+  if (!dotGit?.isDirectory() || (await exists(path.join(gitDir, 'reftable')))) return true;
+  if (await exists(path.join(gitDir, ...prefix.split('/')))) return true;
+  const packed = await readFile(path.join(gitDir, 'packed-refs'), 'utf8').catch(() => '');
+  return packed.includes(` ${prefix}`);
 }
