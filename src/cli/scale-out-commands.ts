@@ -1,5 +1,5 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { PROVIDERS } from '../state/config-schema.js';
+import { PROVIDERS } from '../state/providers.js';
 import type { CiGithubOptions } from './commands/ci.js';
 import type { IntegrateOptions, PlanOptions } from './commands/roles.js';
 import { FORCE_HELP } from './commands/run-options.js';
