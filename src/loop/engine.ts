@@ -4,7 +4,6 @@ import { wouldExceedCost } from '../core/budget.js';
 import { ExitCode } from '../core/errors.js';
 import { allDoneMessage } from '../core/scope-summary.js';
 import { selectNextStory } from '../core/select.js';
-import { ensureRalphGitignore } from '../state/gitignore.js';
 import { iterationLogPath, runFiles } from '../state/layout.js';
 import { acquireLock } from '../state/lock.js';
 import { type RunState, readRunState } from '../state/run-state.js';
@@ -13,16 +12,13 @@ import { AgentRotation } from './agent-rotation.js';
 import { runStoryAttempt } from './attempt.js';
 import type { LoopOptions, RunContext } from './context.js';
 import type { LoopEvent, StopReason } from './events.js';
-import { recoverHooks } from './hook-recovery.js';
 import { lockTakeoverEvent } from './lock-events.js';
 import { readTaskFile } from './read-task-file.js';
 import { recordPass } from './record-pass.js';
-import { recoverInterruptedAttempt, startSession } from './recovery.js';
 import { rollBack } from './rollback.js';
 import { announceFinish, announceRun, createRunHooks } from './run-bounds.js';
+import { beginSession } from './session-start.js';
 import { saveState } from './state-io.js';
-import { removeToolTemporaries } from './tool-files.js';
-import { prepareTree } from './tree-guard.js';
 import { undoAttempt } from './undo-attempt.js';
 
 export interface LoopOutcome {
@@ -43,17 +39,13 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
   try {
     const takeover = lockTakeoverEvent(lock);
     if (takeover) ctx.emit(takeover);
-    await ensureRalphGitignore(ctx.cwd);
-    await removeToolTemporaries(ctx);
     const saved = await readRunState(files.state);
-    let state = saved ?? newRunState({ name: ctx.name, taskPath: ctx.source.path, now: now() });
     const resumed = saved !== null && (saved.current !== null || saved.stop === undefined);
-    state = await recoverInterruptedAttempt(ctx, state);
-    await recoverHooks(ctx.cwd, files.dir, ctx.name, ctx.emit);
-    state = startSession(state, now());
-    const stashed = await prepareTree(ctx, { allowDirty: ctx.allowDirty ?? false });
-    if (stashed) ctx.emit({ type: 'changes-stashed', ...stashed });
-    await saveState(ctx, state);
+    const state = await beginSession(
+      ctx,
+      saved ?? newRunState({ name: ctx.name, taskPath: ctx.source.path, now: now() }),
+      { hooks: true },
+    );
     return await iterate(ctx, state, resumed);
   } finally {
     if (options.lock === undefined) await lock.release();

@@ -2,21 +2,16 @@ import { UsageError } from '../core/errors.js';
 import { isInStoryNamespace } from '../core/story-ref.js';
 import type { LoopOptions, RunContext } from '../loop/context.js';
 import { type LoopOutcome, withEventLog } from '../loop/engine.js';
-import { recoverHooks } from '../loop/hook-recovery.js';
 import { lockTakeoverEvent } from '../loop/lock-events.js';
 import { readTaskFile } from '../loop/read-task-file.js';
-import { recoverInterruptedAttempt, startSession } from '../loop/recovery.js';
-import { saveState } from '../loop/state-io.js';
-import { removeToolTemporaries } from '../loop/tool-files.js';
-import { prepareTree } from '../loop/tree-guard.js';
+import { beginSession } from '../loop/session-start.js';
 import type { Workspace } from '../loop/workspace.js';
 import { openTaskSource } from '../sources/load-task-source.js';
-import { ensureRalphGitignore } from '../state/gitignore.js';
 import { runFiles } from '../state/layout.js';
 import { acquireLock } from '../state/lock.js';
 import { readRunState } from '../state/run-state.js';
 import { newRunState } from '../state/run-state-update.js';
-import { recoverStories, undoInterruptedLanding } from './recovery.js';
+import { recoverStories, undoInterruptedLanding, type WaitingStory } from './recovery.js';
 import { schedule } from './scheduler.js';
 import { createStateStore } from './state-store.js';
 
@@ -79,25 +74,28 @@ export async function runParallel(options: ParallelOptions): Promise<ParallelOut
       now,
       emit,
     };
-    state = { ...state, taskPath: source.path };
-    await ensureRalphGitignore(ctx.cwd);
-    await removeToolTemporaries(ctx);
-    // A sequential run killed mid-attempt is recovered as it would be by itself.
-    state = await recoverInterruptedAttempt(ctx, state);
-    // A sequential hook cut short in the PRD checkout has its changes committed, before anything lands there.
-    await recoverHooks(ctx.cwd, files.dir, ctx.name, emit);
-    const recovered = await recoverStories(ctx, options.root, state, await readTaskFile(ctx));
-    state = startSession(recovered.state, now());
-    const stashed = await prepareTree(ctx, { allowDirty: ctx.allowDirty ?? false });
-    if (stashed) emit({ type: 'changes-stashed', ...stashed });
-    await saveState(ctx, state);
+    let waiting: WaitingStory[] = [];
+    // A sequential run killed mid-attempt is recovered as it would be by itself, and a sequential
+    // hook cut short in the PRD checkout has its changes committed, before anything lands there.
+    state = await beginSession(
+      ctx,
+      { ...state, taskPath: source.path },
+      {
+        hooks: true,
+        more: async (settled) => {
+          const recovered = await recoverStories(ctx, options.root, settled, await readTaskFile(ctx));
+          waiting = recovered.waiting;
+          return recovered.state;
+        },
+      },
+    );
     const outcome = await schedule({
       ctx,
       store: createStateStore(files.state, state),
       root: options.root,
       prdBranch: branch,
       workers: options.workers,
-      waiting: recovered.waiting,
+      waiting,
       resumed,
       abortAll: () => abort.abort(),
     });

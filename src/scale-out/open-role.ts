@@ -5,15 +5,11 @@ import type { LoopOptions, RunContext } from '../loop/context.js';
 import { withEventLog } from '../loop/engine.js';
 import { lockTakeoverEvent } from '../loop/lock-events.js';
 import { readTaskFile } from '../loop/read-task-file.js';
-import { recoverInterruptedAttempt, startSession } from '../loop/recovery.js';
-import { saveState } from '../loop/state-io.js';
-import { removeToolTemporaries } from '../loop/tool-files.js';
-import { prepareTree } from '../loop/tree-guard.js';
+import { beginSession } from '../loop/session-start.js';
 import type { Workspace } from '../loop/workspace.js';
 import { recoverStories, undoInterruptedLanding, type WaitingStory } from '../parallel/recovery.js';
 import { createStateStore, type StateStore } from '../parallel/state-store.js';
 import { openTaskSource } from '../sources/load-task-source.js';
-import { ensureRalphGitignore } from '../state/gitignore.js';
 import { runFiles } from '../state/layout.js';
 import type { LockHandle } from '../state/lock.js';
 import { readRunState } from '../state/run-state.js';
@@ -82,15 +78,19 @@ export async function openRole(options: RoleOptions): Promise<Role> {
     now,
     emit,
   };
-  state = { ...state, taskPath: source.path };
-  await ensureRalphGitignore(ctx.cwd);
-  await removeToolTemporaries(ctx);
-  state = await recoverInterruptedAttempt(ctx, state);
-  const recovered = await recoverStories(ctx, root, state, await readTaskFile(ctx));
-  state = startSession(recovered.state, now());
-  const stashed = await prepareTree(ctx, { allowDirty: ctx.allowDirty ?? false });
-  if (stashed) emit({ type: 'changes-stashed', ...stashed });
-  await saveState(ctx, state);
+  let waiting: WaitingStory[] = [];
+  state = await beginSession(
+    ctx,
+    { ...state, taskPath: source.path },
+    {
+      hooks: false,
+      more: async (settled) => {
+        const recovered = await recoverStories(ctx, root, settled, await readTaskFile(ctx));
+        waiting = recovered.waiting;
+        return recovered.state;
+      },
+    },
+  );
   return {
     ctx,
     store: createStateStore(files.state, state),
@@ -98,6 +98,6 @@ export async function openRole(options: RoleOptions): Promise<Role> {
     prdBranch,
     workspace,
     prd: await readTaskFile(ctx),
-    waiting: recovered.waiting,
+    waiting,
   };
 }
