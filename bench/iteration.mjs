@@ -2,7 +2,8 @@
 // (the pinned devDependency) against the scripted model server of the tests,
 // every story written, committed and said DONE by the agent. The floor is
 // the same agent run directly in a copy of the project, one process per
-// story with the prompt ralph would send, plus one `git rev-parse HEAD`.
+// story with the prompt ralph sent (as the model server received it), plus
+// one `git rev-parse HEAD`.
 // ralph's own time per iteration is read from events.jsonl: the gap between
 // one story's pass and the next, less the agent's run and the gates.
 // Targets: the run within 1.05x the floor; ralph's own time <= 60 ms per iteration.
@@ -94,7 +95,7 @@ async function withServer(support, fn) {
   const server = await support.startAnthropicServer(support.storyScript(plan).script);
   const claude = await support.createClaudeEnv(server.url, { maxRetries: 0 });
   try {
-    return await fn({ ...claude.env, ...GIT_ENV });
+    return await fn({ ...claude.env, ...GIT_ENV }, server);
   } finally {
     await server.close();
     await claude.cleanup();
@@ -117,23 +118,27 @@ async function floor(support, dir, prompts) {
   });
 }
 
+/** The run's wall time, and the prompt of each agent it started as the model server received it. */
 async function ralphRun(support, dir) {
-  return withServer(support, async (env) => {
+  return withServer(support, async (env, server) => {
     const start = performance.now();
     await waitFor(process.execPath, [RALPH, 'run', 'prd.json', '--headless', '--no-worktree'], {
       cwd: dir,
       env: { ...env, RALPH_AGENT_PATH: CLAUDE },
     });
-    return performance.now() - start;
+    const ms = performance.now() - start;
+    const prompts = server.modelCalls().flatMap((call) => (call.turn === 0 ? [call.prompt] : []));
+    return { ms, prompts };
   });
 }
 
-/** The prompts the run sent, as the raw logs do not keep them: rebuilt from the stories. */
-function promptsOf(dir) {
+/** Every story passed on its first attempt, so the floor has one agent per story to match. */
+function checkPassed(dir, prompts) {
   const subjects = git(dir, 'log', '--format=%s').split('\n');
   const passed = stories.filter((s) => subjects.includes(`feat: ${s.id} - ${s.title}`));
   if (passed.length !== STORIES) throw new Error(`the run passed ${passed.length} of ${STORIES} stories`);
-  return stories.map((s) => `## Your story: ${s.id} - ${s.title}\n\nImplement it, commit, then say DONE.`);
+  if (prompts.length !== STORIES)
+    throw new Error(`the run started ${prompts.length} agents for ${STORIES} stories`);
 }
 
 /** ralph's own milliseconds per iteration: each pass-to-pass gap less the agent and the gates. */
@@ -168,8 +173,8 @@ export async function runIterationBench() {
     const samples = { run: [], floor: [], own: [] };
     for (let round = 0; round <= RUNS; round++) {
       const runDir = project(base, `run-${round}`, support);
-      const run = await ralphRun(support, runDir);
-      const prompts = promptsOf(runDir);
+      const { ms: run, prompts } = await ralphRun(support, runDir);
+      checkPassed(runDir, prompts);
       const fl = await floor(support, project(base, `floor-${round}`, support), prompts);
       // Round 0 warms the caches (Node's, git's, the file system's) for both.
       if (round === 0) continue;
