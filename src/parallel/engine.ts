@@ -3,15 +3,14 @@ import { isInStoryNamespace } from '../core/story-ref.js';
 import type { LoopOptions, RunContext } from '../loop/context.js';
 import { type LoopOutcome, withEventLog } from '../loop/engine.js';
 import { lockTakeoverEvent } from '../loop/lock-events.js';
-import { readTaskFile } from '../loop/read-task-file.js';
-import { beginSession } from '../loop/session-start.js';
 import type { Workspace } from '../loop/workspace.js';
 import { openTaskSource } from '../sources/load-task-source.js';
 import { runFiles } from '../state/layout.js';
 import { acquireLock } from '../state/lock.js';
 import { readRunState } from '../state/run-state.js';
 import { newRunState } from '../state/run-state-update.js';
-import { recoverStories, undoInterruptedLanding, type WaitingStory } from './recovery.js';
+import { beginLandingSession } from './begin-session.js';
+import { undoInterruptedLanding } from './recovery.js';
 import { schedule } from './scheduler.js';
 import { createStateStore } from './state-store.js';
 
@@ -74,28 +73,22 @@ export async function runParallel(options: ParallelOptions): Promise<ParallelOut
       now,
       emit,
     };
-    let waiting: WaitingStory[] = [];
     // A sequential run killed mid-attempt is recovered as it would be by itself, and a sequential
     // hook cut short in the PRD checkout has its changes committed, before anything lands there.
-    state = await beginSession(
+    const begun = await beginLandingSession(
       ctx,
+      options.root,
       { ...state, taskPath: source.path },
-      {
-        hooks: true,
-        more: async (settled) => {
-          const recovered = await recoverStories(ctx, options.root, settled, await readTaskFile(ctx));
-          waiting = recovered.waiting;
-          return recovered.state;
-        },
-      },
+      { hooks: true },
     );
+    state = begun.state;
     const outcome = await schedule({
       ctx,
       store: createStateStore(files.state, state),
       root: options.root,
       prdBranch: branch,
       workers: options.workers,
-      waiting,
+      waiting: begun.waiting,
       resumed,
       abortAll: () => abort.abort(),
     });

@@ -5,9 +5,9 @@ import type { LoopOptions, RunContext } from '../loop/context.js';
 import { withEventLog } from '../loop/engine.js';
 import { lockTakeoverEvent } from '../loop/lock-events.js';
 import { readTaskFile } from '../loop/read-task-file.js';
-import { beginSession } from '../loop/session-start.js';
 import type { Workspace } from '../loop/workspace.js';
-import { recoverStories, undoInterruptedLanding, type WaitingStory } from '../parallel/recovery.js';
+import { beginLandingSession } from '../parallel/begin-session.js';
+import { undoInterruptedLanding, type WaitingStory } from '../parallel/recovery.js';
 import { createStateStore, type StateStore } from '../parallel/state-store.js';
 import { openTaskSource } from '../sources/load-task-source.js';
 import { runFiles } from '../state/layout.js';
@@ -78,26 +78,15 @@ export async function openRole(options: RoleOptions): Promise<Role> {
     now,
     emit,
   };
-  let waiting: WaitingStory[] = [];
-  state = await beginSession(
-    ctx,
-    { ...state, taskPath: source.path },
-    {
-      hooks: false,
-      more: async (settled) => {
-        const recovered = await recoverStories(ctx, root, settled, await readTaskFile(ctx));
-        waiting = recovered.waiting;
-        return recovered.state;
-      },
-    },
-  );
+  // Role jobs leave hooks' changes: a local commit would stop the checkout following origin.
+  const begun = await beginLandingSession(ctx, root, { ...state, taskPath: source.path }, { hooks: false });
   return {
     ctx,
-    store: createStateStore(files.state, state),
+    store: createStateStore(files.state, begun.state),
     root,
     prdBranch,
     workspace,
     prd: await readTaskFile(ctx),
-    waiting,
+    waiting: begun.waiting,
   };
 }
