@@ -3,9 +3,10 @@ import { removeStoryCheckout } from '../git/story-worktree.js';
 import { readTaskFile } from '../loop/read-task-file.js';
 import { rollBack } from '../loop/rollback.js';
 import { markPassed, storyRun } from '../state/run-state-update.js';
-import { endIntegrating, startIntegrating } from '../state/running-attempts.js';
+import { endIntegrating } from '../state/running-attempts.js';
 import { landStory } from './land-story.js';
 import type { ParallelRun, Verified } from './parallel-run.js';
+import { recordLandingStart } from './state-store.js';
 import { storyCheckoutOf } from './work-story.js';
 import { recordFailure } from './worker-lane.js';
 
@@ -36,18 +37,12 @@ export async function landNext(run: ParallelRun, item: Verified): Promise<boolea
     verdict: item.verdict,
     iteration: item.iteration,
     emit,
-    began: async (tipBefore, token) => {
-      await store.update((s) =>
-        startIntegrating(s, {
-          storyId: story.id,
-          checkout: ctx.cwd,
-          branch: run.prdBranch,
-          tipBefore,
-          token,
-          startedAt: ctx.now().toISOString(),
-        }),
-      );
-    },
+    began: recordLandingStart(store, {
+      storyId: story.id,
+      checkout: ctx.cwd,
+      branch: run.prdBranch,
+      now: ctx.now,
+    }),
   });
   if (result.kind === 'aborted') {
     // Stopped at once (a second Ctrl-C): the verified branch stays, to land on the next run.

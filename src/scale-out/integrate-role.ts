@@ -12,9 +12,10 @@ import type { HookRunner } from '../loop/hooks.js';
 import { readTaskFile } from '../loop/read-task-file.js';
 import { createRunHooks } from '../loop/run-bounds.js';
 import { type LandResult, landStory } from '../parallel/land-story.js';
+import { recordLandingStart } from '../parallel/state-store.js';
 import { iterationLogPath } from '../state/layout.js';
 import { markPassed } from '../state/run-state-update.js';
-import { endIntegrating, startIntegrating } from '../state/running-attempts.js';
+import { endIntegrating } from '../state/running-attempts.js';
 import type { Role } from './open-role.js';
 import { sharedStories } from './plan-role.js';
 import {
@@ -141,18 +142,12 @@ async function integrate(role: Role, turn: Turn, hooks: HookRunner): Promise<Tur
     verdict: turn.verdict,
     iteration,
     emit,
-    began: async (tip, token) => {
-      await store.update((s) =>
-        startIntegrating(s, {
-          storyId: story.id,
-          checkout: ctx.cwd,
-          branch: prdBranch,
-          tipBefore: tip,
-          token,
-          startedAt: ctx.now().toISOString(),
-        }),
-      );
-    },
+    began: recordLandingStart(store, {
+      storyId: story.id,
+      checkout: ctx.cwd,
+      branch: prdBranch,
+      now: ctx.now,
+    }),
   });
   await store.update((s) => endIntegrating(s, ctx.now()));
   switch (result.kind) {
