@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { claudeAdapter } from '../dist/agents/claude/claude-adapter.js';
 import { runAgent } from '../dist/agents/run-agent.js';
-import { collectAgentRun } from '../dist/loop/agent-collector.js';
+import { collectAgentRun } from '../dist/attempt/agent-collector.js';
 
 const [mode, size] = process.argv.slice(2);
 const AGENT = fileURLToPath(new URL('./stream-agent.mjs', import.meta.url));

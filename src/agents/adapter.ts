@@ -40,3 +40,13 @@ export interface AgentAdapter {
   /** Checks that the CLI can run here, before any iteration starts. */
   preflight(ctx: PreflightContext): Promise<PreflightResult>;
 }
+
+/** An adapter ready to run: its binary, model, extra arguments and environment. */
+export interface AgentSetup {
+  adapter: AgentAdapter;
+  binaryPath: string;
+  model?: string;
+  extraArgs: string[];
+  /** The environment the agent runs with: the user's own, plus config overrides. */
+  env: NodeJS.ProcessEnv;
+}

@@ -1,5 +1,6 @@
 import type { AgentAdapter, Invocation } from './adapter.js';
 import type { AgentEvent } from './agent-event.js';
+import type { CommandWrapper } from './spawn-command.js';
 
 /** Why the run ended: on its own, or stopped by ralph. */
 export type StopReason = 'exited' | 'timeout' | 'idle' | 'aborted' | 'spawn-error';
@@ -22,6 +23,8 @@ export interface RunAgentOptions {
   rawLogPath: string;
   /** Called synchronously for each event; a throw stops the agent and rejects the run. */
   onEvent: (event: AgentEvent) => void;
+  /** Rewrites the command before it starts (a sandbox). */
+  wrap?: CommandWrapper;
   /** Called once the agent is running, with its pid (also its process group id). */
   onSpawn?: (pid: number) => void;
   /** A longer stdout line is reported as `garbage` with a preview. Default 10 MiB. */

@@ -3,13 +3,14 @@
  * and copied verbatim to the raw log, stderr tail kept, wall-clock and idle
  * timeouts, abort, and the whole group dead before this returns.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import type { AgentEvent } from './agent-event.js';
 import { BoundedTail } from './bounded-tail.js';
 import { LineSplitter, type SplitLine } from './line-splitter.js';
 import { signalGroup, terminateGroup } from './process-group.js';
 import { openRawLog } from './raw-log.js';
 import type { AdapterLike, AgentRunResult, RunAgentOptions, StopReason } from './run-agent-types.js';
+import { spawnCommand } from './spawn-command.js';
 
 export type { AdapterLike, AgentRunResult, RunAgentOptions, StopReason };
 
@@ -40,12 +41,16 @@ function spawnChild(
   const { invocation } = opts;
   let child: ChildProcess;
   try {
-    child = spawn(opts.binaryPath, invocation.args, {
-      cwd: opts.cwd,
-      env: { ...opts.env, ...invocation.env },
-      detached: true,
-      stdio: [invocation.stdin === 'ignore' ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-    });
+    child = spawnCommand(
+      {
+        file: opts.binaryPath,
+        args: invocation.args,
+        cwd: opts.cwd,
+        env: { ...opts.env, ...invocation.env },
+      },
+      [invocation.stdin === 'ignore' ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      opts.wrap,
+    );
   } catch (error) {
     return Promise.resolve({ error: error instanceof Error ? error.message : String(error) });
   }

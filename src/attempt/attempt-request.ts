@@ -1,7 +1,8 @@
+import type { AgentSetup } from '../agents/adapter.js';
 import type { AgentEvent } from '../agents/agent-event.js';
+import type { CommandWrapper } from '../agents/spawn-command.js';
 import type { AgentRunFacts, AttemptShape, GateResult } from '../core/attempt-facts.js';
-import type { CollectedUsage } from '../loop/agent-collector.js';
-import type { AgentSetup } from '../loop/context.js';
+import type { CollectedUsage } from './agent-collector.js';
 
 /** What the kernel reports as it goes; each loop tags these with its own iteration, story or step. */
 export type AttemptEvent =
@@ -31,6 +32,8 @@ export interface AttemptRequest<Said, Verdict> {
   idleTimeoutMs: number;
   /** The user's gate commands (`checks:` in the config). */
   gates: readonly string[];
+  /** Rewrites the agent's and the gates' commands before they start (a sandbox). */
+  wrap?: CommandWrapper;
   /** Aborted to stop the agent (and a running gate) at once. */
   killSignal: AbortSignal;
   /** Where the agent's raw stream is kept verbatim. */

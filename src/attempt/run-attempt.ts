@@ -3,10 +3,10 @@ import { ATTEMPT_ENV } from '../agents/process-environ.js';
 import { runAgent } from '../agents/run-agent.js';
 import type { AttemptFacts } from '../core/attempt-facts.js';
 import { commitsSince, headSha, statusPorcelain } from '../git/index.js';
-import { collectAgentRun } from '../loop/agent-collector.js';
-import { runChecks } from '../loop/checks.js';
 import { faultPoint } from '../state/fault-point.js';
+import { collectAgentRun } from './agent-collector.js';
 import type { AttemptRequest } from './attempt-request.js';
+import { runChecks } from './gates.js';
 import { restoreToolFiles } from './restore-tool-files.js';
 
 export interface AttemptOutcome<Said, Verdict> {
@@ -49,6 +49,7 @@ export async function runAttempt<Said, Verdict>(
     timeoutMs: request.timeoutMs,
     idleTimeoutMs: request.idleTimeoutMs,
     signal: request.killSignal,
+    ...(request.wrap ? { wrap: request.wrap } : {}),
     rawLogPath: request.rawLogPath,
     onEvent: collector.onEvent,
     onSpawn: (pid) => {
@@ -91,6 +92,7 @@ export async function runAttempt<Said, Verdict>(
         signal: request.killSignal,
         // Tagged like the agent: a gate still running when ralph is killed is found and stopped on resume.
         env: { ...process.env, [ATTEMPT_ENV]: token },
+        ...(request.wrap ? { wrap: request.wrap } : {}),
         onStart: (command) => emit({ type: 'check-started', command }),
         onFinish: (result) => emit({ type: 'check-finished', ...result }),
       })

@@ -1,10 +1,10 @@
+import type { TaskContext } from '../app/task-context.js';
 import { ExitCode } from '../core/errors.js';
 import { selectNextStory } from '../core/select.js';
-import { storyPromptFor } from '../loop/story-prompt.js';
+import { storyPromptFor } from '../run/story-prompt.js';
 import { openTaskSource } from '../sources/load-task-source.js';
 import type { Config } from '../state/config.js';
 import type { RunOptions } from './commands/run-options.js';
-import type { TaskContext } from './task-context.js';
 
 /**
  * `ralph run --dry-run`: the prompt the next story would get, on stdout, and

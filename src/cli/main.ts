@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import { CommanderError } from 'commander';
+import { showIssue } from '../app/show-issue.js';
 import { ExitCode, InvalidInputError, RalphError } from '../core/errors.js';
 import { buildProgram } from './program.js';
-import { showIssue } from './show-issue.js';
 
 async function main(argv: string[]): Promise<number> {
   const program = buildProgram();

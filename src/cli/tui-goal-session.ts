@@ -1,15 +1,13 @@
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
-import type { GoalEvent } from '../goal/events.js';
+import { executeGoal } from '../app/execute-goal.js';
 import type { GoalSpec } from '../goal/goal-spec.js';
-import { goalRunFiles } from '../goal/progress-file.js';
 import type { Config } from '../state/config.js';
 import { runDir, worktreeDir } from '../state/layout.js';
 import { exitSummary } from '../ui/tui/exit-summary.js';
 import type { PrdSummary, SessionEvent, TuiSession } from '../ui/tui/session.js';
-import { openGoalLog } from './commands/goal.js';
 import type { GoalOptions } from './commands/goal-options.js';
-import { executeGoal } from './execute-goal.js';
+import { openRunSinks } from './run-sinks.js';
 import { readGoalTabSummary } from './tui-goal-summary.js';
 import { git, ralphCommand, showTui } from './tui-session.js';
 import { saveSettings, settingsOf } from './tui-settings.js';
@@ -55,11 +53,11 @@ export async function runGoalInTui(
       pendingLimit = undefined;
       const handles = { stop: new AbortController(), kill: new AbortController(), limit };
       running = handles;
-      const log = openGoalLog(opts.log ?? goalRunFiles(runDir(root, name)).log);
-      const emit = (event: GoalEvent) => {
-        log.write(event);
-        send(event);
-      };
+      const log = openRunSinks(name, runDir(root, name), {
+        ...(opts.log !== undefined ? { log: opts.log } : {}),
+        screen: false,
+        listeners: [send],
+      });
       try {
         return await executeGoal(
           root,
@@ -68,7 +66,7 @@ export async function runGoalInTui(
           { ...opts, maxIterations: limit },
           {
             promptTemplate,
-            emit,
+            emit: log.emit,
             stop: handles.stop.signal,
             kill: handles.kill.signal,
             warn: () => undefined,

@@ -1,16 +1,17 @@
 /** A goal run as the TUI shows it: its steps as the tab's list, its mode and hook tasks, from PROGRESS.yaml. */
 import { existsSync } from 'node:fs';
+import { goalMaxIterations } from '../app/execute-goal.js';
 import type { GoalSpec } from '../goal/goal-spec.js';
 import { type GoalStepView, summarizeGoalRun } from '../goal/goal-summary.js';
 import { goalRunFiles, readGoalProgress } from '../goal/progress-file.js';
 import type { GoalProgress } from '../goal/progress-schema.js';
-import type { HookTaskRecord } from '../loop/hooks-types.js';
+import type { HookTaskRecord } from '../run/hooks-types.js';
+import { agentTimeLimits } from '../run/run-limits.js';
 import type { Config } from '../state/config.js';
 import { runDir, worktreeDir } from '../state/layout.js';
 import { inspectLock } from '../state/lock.js';
 import type { HookTaskLine, PrdSummary, StorySummary } from '../ui/tui/session.js';
 import type { GoalOptions } from './commands/goal-options.js';
-import { goalMaxIterations } from './execute-goal.js';
 import { firstLine } from './format.js';
 
 export interface GoalSummaryContext {
@@ -45,7 +46,7 @@ export async function readGoalTabSummary(ctx: GoalSummaryContext): Promise<PrdSu
     agent: opts.agent ?? config.agent.provider,
     maxIterations: ctx.pendingLimit ?? goalMaxIterations(opts, spec, config),
     iteration: progress?.stats.currentIteration ?? 0,
-    idleTimeoutMs: (opts.idleTimeout ?? config.limits.idleTimeout) * 1000,
+    idleTimeoutMs: agentTimeLimits(config, opts).idleTimeoutMs,
     costUsd: progress?.stats.costUsd ?? 0,
     running,
     goal: {

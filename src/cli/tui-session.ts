@@ -2,8 +2,9 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { LoopSteering } from '../loop/context.js';
-import type { LoopEvent } from '../loop/events.js';
+import { executeRun } from '../app/execute-run.js';
+import type { TaskContext } from '../app/task-context.js';
+import type { LoopSteering } from '../run/run-context.js';
 import type { Config } from '../state/config.js';
 import { worktreeDir } from '../state/layout.js';
 import { listPrdNames, type ResolvedTarget, resolveTarget } from '../state/resolve-target.js';
@@ -12,9 +13,8 @@ import { exitSummary } from '../ui/tui/exit-summary.js';
 import type { TuiExit } from '../ui/tui/run-tui.js';
 import type { ActionResult, PrdSummary, SessionEvent, TuiSession } from '../ui/tui/session.js';
 import type { RunOptions } from './commands/run-options.js';
-import { openLog } from './event-log-file.js';
-import { executeRun } from './execute-run.js';
-import { openTaskContext, type TaskContext } from './task-context.js';
+import { openTaskContext } from './open-target.js';
+import { openRunSinks } from './run-sinks.js';
 import { handOffToWriter } from './tui-hand-off.js';
 import { saveSettings, settingsOf } from './tui-settings.js';
 import { commandTarget, readPrdSummary } from './tui-summary.js';
@@ -107,16 +107,20 @@ export async function runInTui(
         finished: 0,
       };
       running.set(name, handles);
-      const log = openLog(opts.log ?? join(target.target.runDir, 'ralph.log'));
-      const emit = (event: LoopEvent) => {
-        if (event.type === 'story-passed' || event.type === 'attempt-failed') handles.finished++;
-        log.write(event);
-        send(name, event);
-      };
+      const log = openRunSinks(name, target.target.runDir, {
+        ...(opts.log !== undefined ? { log: opts.log } : {}),
+        screen: false,
+        listeners: [
+          (event) => {
+            if (event.type === 'story-passed' || event.type === 'attempt-failed') handles.finished++;
+            send(name, event);
+          },
+        ],
+      });
       try {
         return await executeRun(target, config, opts, {
           promptTemplate,
-          emit,
+          emit: log.emit,
           stop: handles.stop.signal,
           kill: handles.kill.signal,
           steering: handles.steering,

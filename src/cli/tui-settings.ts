@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { parseDocument } from 'yaml';
+import { showIssue } from '../app/show-issue.js';
 import { writeFileAtomic } from '../state/atomic.js';
 import { type Config, parseConfig } from '../state/config.js';
 import { configPath } from '../state/layout.js';
 import type { SettingsPatch, TuiSettings } from '../ui/tui/session.js';
-import { showIssue } from './show-issue.js';
 
 export const settingsOf = (config: Config): TuiSettings => ({
   agent: { provider: config.agent.provider, model: config.agent.model },

@@ -1,7 +1,9 @@
 /** A PRD as the TUI shows it: the live task file, the run state, the progress entries, the lock. */
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { liveTaskPath } from '../app/task-context.js';
 import { remainingStories } from '../core/select.js';
+import { agentTimeLimits } from '../run/run-limits.js';
 import { readPrd } from '../sources/load-task-source.js';
 import type { Config } from '../state/config.js';
 import { prdsDir, worktreeDir } from '../state/layout.js';
@@ -11,7 +13,6 @@ import type { ResolvedTarget } from '../state/resolve-target.js';
 import { readRunState } from '../state/run-state.js';
 import type { PrdSummary, StorySummary } from '../ui/tui/session.js';
 import type { RunOptions } from './commands/run-options.js';
-import { liveTaskPath } from './task-context.js';
 
 export interface SummaryContext {
   root: string;
@@ -65,7 +66,7 @@ export async function readPrdSummary(target: ResolvedTarget, ctx: SummaryContext
     agent: opts.agent ?? config.agent.provider,
     maxIterations: ctx.pendingLimit ?? opts.maxIterations ?? config.limits.maxIterations ?? base,
     iteration: run?.iteration ?? 0,
-    idleTimeoutMs: (opts.idleTimeout ?? config.limits.idleTimeout) * 1000,
+    idleTimeoutMs: agentTimeLimits(config, opts).idleTimeoutMs,
     costUsd: run?.totals.costUsd ?? 0,
     running: ctx.running || lock.kind === 'held',
   };

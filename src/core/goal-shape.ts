@@ -2,12 +2,14 @@ import type { AttemptFacts, AttemptShape, PreGateFacts } from './attempt-facts.j
 import type { GoalResultParse } from './goal-result.js';
 import type { GoalResult } from './goal-types.js';
 
-export type GoalFailureKind =
-  | 'no-result'
-  | 'invalid-result'
-  | 'agent-stopped'
-  | 'dirty-tree'
-  | 'checks-failed';
+export const GOAL_FAILURE_KINDS = [
+  'no-result',
+  'invalid-result',
+  'agent-stopped',
+  'dirty-tree',
+  'checks-failed',
+] as const;
+export type GoalFailureKind = (typeof GOAL_FAILURE_KINDS)[number];
 
 export type GoalVerdict =
   | { kind: 'result'; result: GoalResult }

@@ -5,7 +5,11 @@
  */
 
 /** What an iteration is asked to do (see `selectGoalMode`). */
-export type GoalMode = 'planning' | 'executing' | 'reflecting';
+export const GOAL_MODES = ['planning', 'executing', 'reflecting'] as const;
+export type GoalMode = (typeof GOAL_MODES)[number];
+
+/** Where a goal run stands, as `ralph list`, `ralph status` and the TUI show it. */
+export type GoalRunState = 'running' | 'complete' | 'needs-human' | 'stopped' | 'interrupted';
 
 export type GoalStepStatus = 'pending' | 'completed';
 

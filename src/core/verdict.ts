@@ -41,19 +41,21 @@ export interface AttemptInput {
   rateLimited?: { resetsAt?: string; message?: string };
 }
 
-export type FailureKind =
-  | 'fail-signal'
-  | 'wrong-id'
-  | 'no-signal'
-  | 'no-commit'
-  | 'check-failed'
-  | 'dirty-tree'
-  | 'timeout'
-  | 'idle'
-  | 'crash'
-  | 'aborted'
-  /** Parallel runs: verified in its own checkout, the work conflicted with the PRD branch's new tip. */
-  | 'conflict';
+export const FAILURE_KINDS = [
+  'fail-signal',
+  'wrong-id',
+  'no-signal',
+  'no-commit',
+  'check-failed',
+  'dirty-tree',
+  'timeout',
+  'idle',
+  'crash',
+  'aborted',
+  // Parallel runs: verified in its own checkout, the work conflicted with the PRD branch's new tip.
+  'conflict',
+] as const;
+export type FailureKind = (typeof FAILURE_KINDS)[number];
 
 export interface AttemptFailure {
   kind: FailureKind;

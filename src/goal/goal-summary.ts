@@ -1,12 +1,11 @@
-import type { GoalMode } from '../core/goal-types.js';
+import type { GoalMode, GoalRunState } from '../core/goal-types.js';
 import { selectionFor } from './next-iteration.js';
 import type { GoalProgress } from './progress-schema.js';
 
 /** ✓ completed, ● the step the running iteration executes, ○ pending. */
 export type StepState = 'done' | 'in-progress' | 'todo';
 
-/** Where a goal run stands, as `ralph list`, `ralph status` and the TUI show it. */
-export type GoalRunState = 'running' | 'complete' | 'needs-human' | 'stopped' | 'interrupted';
+export type { GoalRunState } from '../core/goal-types.js';
 
 export interface GoalStepView {
   id: string;

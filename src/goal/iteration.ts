@@ -1,10 +1,10 @@
+import type { AgentSetup } from '../agents/adapter.js';
 import { runAttempt } from '../attempt/run-attempt.js';
 import type { ModeSelection } from '../core/goal-mode.js';
 import { type GoalVerdict, goalShape } from '../core/goal-shape.js';
 import type { CommitInfo } from '../git/index.js';
-import type { AgentSetup } from '../loop/context.js';
 import { iterationLogPath } from '../state/layout.js';
-import type { GoalContext } from './context.js';
+import type { GoalContext } from './goal-context.js';
 import { promptFor } from './next-iteration.js';
 import { addUsage, type IterationUsage, setAgentPid, startIteration } from './progress-update.js';
 import { goalToolPaths, isToolPath } from './tree.js';
@@ -50,6 +50,7 @@ export async function runGoalIteration(
     idleTimeoutMs: ctx.limits.idleTimeoutMs,
     gates: ctx.config.checks,
     killSignal: ctx.killSignal,
+    ...(ctx.wrap ? { wrap: ctx.wrap } : {}),
     rawLogPath: transcript,
     toolPaths: goalToolPaths(ctx),
     isToolPath: (path) => isToolPath(ctx, path),
@@ -68,7 +69,7 @@ export async function runGoalIteration(
         }),
       );
       ctx.emit({
-        type: 'goal-iteration-started',
+        type: 'iteration-started',
         iteration,
         maxIterations: progress.stats.maxIterations,
         mode: selection.mode,
@@ -82,12 +83,12 @@ export async function runGoalIteration(
     agentDone: async ({ usage }) => {
       spend = usage;
       await ctx.store.update((p) => addUsage(p, usage));
-      ctx.emit({ type: 'goal-usage', iteration, ...usage });
+      ctx.emit({ type: 'usage', iteration, ...usage });
     },
     emit: (event) => {
       switch (event.type) {
         case 'agent-event':
-          return ctx.emit({ type: 'goal-agent-event', iteration, event: event.event });
+          return ctx.emit({ type: 'agent-event', iteration, event: event.event });
         case 'tool-file-restored':
           return;
         default:

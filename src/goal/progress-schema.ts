@@ -4,7 +4,7 @@
  * back to resume a run that was stopped or killed.
  */
 import { z } from 'zod';
-import { HookTaskRecordSchema } from '../loop/hooks-types.js';
+import { HookTaskRecordSchema } from '../run/hooks-types.js';
 
 const Timestamp = z.iso.datetime({ offset: true });
 const Count = z.number().int().nonnegative();

@@ -1,7 +1,7 @@
 /** Pure changes to a goal run's progress; the engine saves the results. */
 import type { ApplyOutcome } from '../core/goal-apply.js';
 import type { GoalMode, GoalResult } from '../core/goal-types.js';
-import type { HookTaskRecord } from '../loop/hooks-types.js';
+import type { HookTaskRecord } from '../run/hooks-types.js';
 import type { GoalSpec } from './goal-spec.js';
 import type { GoalProgress, GoalStatus } from './progress-schema.js';
 

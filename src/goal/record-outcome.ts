@@ -1,10 +1,10 @@
 /** What the goal loop does with an iteration's outcome: record it, tell the listeners, and run the hooks. */
 import { applyGoalResult, type GoalDecision } from '../core/goal-apply.js';
-import type { HookRunner } from '../loop/hooks.js';
-import type { GoalContext } from './context.js';
+import type { HookRunner } from '../run/hooks.js';
+import type { GoalContext } from './goal-context.js';
+import { stepCounts } from './goal-session.js';
 import type { IterationOutcome, IterationRun } from './iteration.js';
 import { type IterationInfo, recordAccepted, recordFailure } from './progress-update.js';
-import { stepCounts } from './session.js';
 import { rollBackIteration } from './tree.js';
 
 export type { IterationInfo } from './progress-update.js';
@@ -13,7 +13,7 @@ export type { IterationInfo } from './progress-update.js';
 export async function rollBack(ctx: GoalContext, run: IterationRun): Promise<void> {
   const rescueRef = await rollBackIteration(ctx, run.iteration, run.headBefore);
   ctx.emit({
-    type: 'goal-rolled-back',
+    type: 'rolled-back',
     iteration: run.iteration,
     to: run.headBefore,
     ...(rescueRef ? { rescueRef } : {}),
@@ -36,13 +36,15 @@ export async function recordFailedIteration(
     }),
   );
   const consecutive = ctx.store.get().consecutiveFailures;
+  // A goal iteration's attempts are its failures in a row: the run stops at the limit.
   ctx.emit({
-    type: 'goal-iteration-failed',
+    type: 'attempt-failed',
     iteration: run.iteration,
     kind: outcome.failure,
     reason: outcome.reason,
-    consecutive,
-    maxConsecutive: ctx.limits.maxConsecutiveFailures,
+    attempt: consecutive,
+    maxAttempts: ctx.limits.maxConsecutiveFailures,
+    willRetry: consecutive < ctx.limits.maxConsecutiveFailures,
   });
   return consecutive;
 }

@@ -1,12 +1,12 @@
 import path from 'node:path';
 import type { z } from 'zod';
 import { InvalidInputError, UsageError } from '../core/errors.js';
-import { formatPath, hasErrors, type ValidationIssue } from '../core/validation-issue.js';
+import { hasErrors, type ValidationIssue } from '../core/validation-issue.js';
 import { closestKey, knownKeys } from '../state/closest-key.js';
 import type { Hook } from '../state/config-schema.js';
 import { readTextOrNull } from '../state/fs-util.js';
 import { sanitizeName } from '../state/layout.js';
-import { type ParsedYaml, parseYaml } from '../state/yaml-document.js';
+import { issueAt, type ParsedYaml, parseYaml } from '../state/yaml-document.js';
 import type { GoalSpec } from './goal-spec.js';
 import { HookListSchema, HookSwitchesSchema, SprintSchema } from './sprint-schema.js';
 
@@ -32,13 +32,13 @@ export function parseSprint(text: string, file: string, options: SprintFileOptio
     new InvalidInputError(`${file} is not a valid goal file.`, issues);
   if (hasErrors(yaml.issues)) throw fail(yaml.issues);
   if (yaml.value === null || typeof yaml.value !== 'object' || Array.isArray(yaml.value)) {
-    throw fail([at(file, yaml, [], 'a goal file is a mapping with at least `goal:`', false)]);
+    throw fail([issueAt(file, yaml, [], 'a goal file is a mapping with at least `goal:`', false)]);
   }
   const parsed = SprintSchema.safeParse(yaml.value);
   if (!parsed.success) throw fail(parsed.error.issues.flatMap((i) => toIssues(i, yaml, file, [])));
   const sprint = parsed.data;
   if (options.requireWorkflow && sprint.workflow === undefined) {
-    throw fail([at(file, yaml, [], 'not a goal file: it needs `workflow: ralph`', false)]);
+    throw fail([issueAt(file, yaml, [], 'not a goal file: it needs `workflow: ralph`', false)]);
   }
   const hooks = mergeHooks(sprint['per-iteration-hooks'], options, yaml, file);
   if (hooks.issues.length > 0) throw fail(hooks.issues);
@@ -87,7 +87,7 @@ function mergeHooks(
     const missing = list.data.flatMap((h, index) =>
       h.workflow !== undefined && workflowExists !== undefined && !workflowExists(h.workflow)
         ? [
-            at(
+            issueAt(
               file,
               yaml,
               [base, index, 'workflow'],
@@ -112,7 +112,7 @@ function mergeHooks(
   const issues = Object.keys(switches.data)
     .filter((id) => !known.includes(id))
     .map((id) =>
-      at(
+      issueAt(
         file,
         yaml,
         [base, id],
@@ -140,26 +140,8 @@ function toIssues(
     return issue.keys.map((key) => {
       const guess = closestKey(key, known);
       const hint = guess !== undefined ? ` (did you mean "${guess}"?)` : '';
-      return at(file, yaml, [...where, key], `unknown key "${key}"${hint}`, true);
+      return issueAt(file, yaml, [...where, key], `unknown key "${key}"${hint}`, true);
     });
   }
-  return [at(file, yaml, where, issue.message, false)];
-}
-
-function at(
-  file: string,
-  yaml: ParsedYaml,
-  where: ReadonlyArray<PropertyKey>,
-  message: string,
-  key: boolean,
-): ValidationIssue {
-  const pos = yaml.locate(where, { key });
-  const formatted = formatPath(where);
-  return {
-    file,
-    ...(pos ? { line: pos.line, column: pos.column } : {}),
-    ...(formatted !== '' ? { path: formatted } : {}),
-    message,
-    severity: 'error',
-  };
+  return [issueAt(file, yaml, where, issue.message, false)];
 }

@@ -1,7 +1,7 @@
 import { rescueStamp, rollBackAttempt } from '../attempt/rollback.js';
 import { isTemporaryFile } from '../core/temporary-files.js';
-import { prepareCheckout, type StashedChanges } from '../loop/tree-guard.js';
-import type { GoalContext } from './context.js';
+import { prepareCheckout, type StashedChanges } from '../run/tree-guard.js';
+import type { GoalContext } from './goal-context.js';
 
 type TreeContext = Pick<GoalContext, 'cwd' | 'goalFileInRepo'>;
 

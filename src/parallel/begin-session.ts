@@ -1,9 +1,10 @@
 /** A session of a runner that lands story branches: the parallel run, and the role jobs. */
-import type { RunContext } from '../loop/context.js';
-import { readTaskFile } from '../loop/read-task-file.js';
-import { beginSession } from '../loop/session-start.js';
+
+import { readTaskFile } from '../run/read-task-file.js';
+import type { RunContext } from '../run/run-context.js';
+import { beginSession } from '../run/session-start.js';
 import type { RunState } from '../state/run-state.js';
-import { recoverStories, type WaitingStory } from './recovery.js';
+import { recoverStories, type WaitingStory } from './parallel-recovery.js';
 
 /**
  * Begins the session as every runner does, with the stories a killed run left in flight recovered

@@ -11,16 +11,16 @@ import { testRunContext } from '../../test/support/run-context.js';
 import { buildStory } from '../../test/support/story-builder.js';
 import { storyBranchName } from '../core/story-ref.js';
 import type { StoryVerdict } from '../core/story-verdict.js';
+import type { RunEvent } from '../events/run-event.js';
 import { detachHead, isDetached, rebaseOnto } from '../git/land.js';
 import { verdictAt, writeVerdict } from '../git/story-branches.js';
 import { prepareStoryCheckout } from '../git/story-worktree.js';
 import { makeTempRepo, type TempRepo } from '../git/testing.js';
-import type { RunContext } from '../loop/context.js';
-import type { LoopEvent } from '../loop/events.js';
+import type { RunContext } from '../run/run-context.js';
 import { newRunState } from '../state/run-state-update.js';
 import { startIntegrating } from '../state/running-attempts.js';
 import { type LandResult, landStory } from './land-story.js';
-import { undoInterruptedLanding } from './recovery.js';
+import { undoInterruptedLanding } from './parallel-recovery.js';
 
 const PRD = {
   project: 'Demo',
@@ -52,7 +52,7 @@ async function setUp(gates: string[] = []) {
     [TASK]: `${JSON.stringify(PRD, null, 2)}\n`,
   });
   await r.git('switch', '--quiet', '-c', BRANCH);
-  const events: LoopEvent[] = [];
+  const events: RunEvent[] = [];
   const ctx = testRunContext(r.dir, { gates, events });
   return { r, ctx, events };
 }

@@ -1,20 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { ATTEMPT_ENV } from '../agents/process-environ.js';
+import { runChecks } from '../attempt/gates.js';
 import { type IntegrationProblem, integrationFailure } from '../core/integration-failure.js';
 import { passedStoryIds } from '../core/pass-commit.js';
 import type { StoryVerdict } from '../core/story-verdict.js';
 import type { Story } from '../core/types.js';
 import type { AttemptFailure } from '../core/verdict.js';
+import type { RunEventSink } from '../events/run-event.js';
 import { type CommitInfo, commitsSince, git, headSha, statusPorcelain } from '../git/index.js';
 import { attachHead, compareAndSwapBranch, detachHead, rebaseOnto, returnToBranch } from '../git/land.js';
 import { restorePathsFrom } from '../git/restore-paths.js';
 import { refSha } from '../git/story-branches.js';
-import { runChecks } from '../loop/checks.js';
-import type { RunContext } from '../loop/context.js';
-import type { LoopEventSink } from '../loop/events.js';
-import { readTaskFile } from '../loop/read-task-file.js';
-import { writePassFiles } from '../loop/record-pass.js';
-import { isToolFile, toolPaths } from '../loop/tool-files.js';
+import { readTaskFile } from '../run/read-task-file.js';
+import { writePassFiles } from '../run/record-pass.js';
+import type { RunContext } from '../run/run-context.js';
+import { isToolFile, toolPaths } from '../run/tool-files.js';
 import { faultPoint } from '../state/fault-point.js';
 
 export interface LandRequest {
@@ -26,7 +26,7 @@ export interface LandRequest {
   /** The iteration of the attempt that produced the verdict, for the gate events. */
   iteration: number;
   /** Tagged with the merge lane and story by the caller. */
-  emit: LoopEventSink;
+  emit: RunEventSink;
   /**
    * Records the landing as begun before the checkout is detached, so a killed
    * run can undo it; its gates carry `token` (`RALPH_ATTEMPT`), for a killed

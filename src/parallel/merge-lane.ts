@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { removeStoryCheckout } from '../git/story-worktree.js';
-import { readTaskFile } from '../loop/read-task-file.js';
-import { rollBack } from '../loop/rollback.js';
+import { readTaskFile } from '../run/read-task-file.js';
+import { rollBack } from '../run/story-rollback.js';
 import { markPassed, storyRun } from '../state/run-state-update.js';
 import { endIntegrating } from '../state/running-attempts.js';
 import { landStory } from './land-story.js';

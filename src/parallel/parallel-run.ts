@@ -1,7 +1,7 @@
 import type { Prd } from '../core/types.js';
-import type { RunContext } from '../loop/context.js';
-import type { LoopEventSink } from '../loop/events.js';
-import type { WaitingStory } from './recovery.js';
+import type { RunEventSink } from '../events/run-event.js';
+import type { RunContext } from '../run/run-context.js';
+import type { WaitingStory } from './parallel-recovery.js';
 import type { StateStore } from './state-store.js';
 
 /** Verified work on its story branch, in the merge queue. */
@@ -30,7 +30,7 @@ export interface ParallelRun {
   /** The merge queue, in the order stories passed. */
   queue: Verified[];
   /** Tags a lane's events: a worker's number, or `merge`. */
-  laneEmit(worker: number | 'merge', storyId: string): LoopEventSink;
+  laneEmit(worker: number | 'merge', storyId: string): RunEventSink;
   /** The run's hooks after an attempt, in the PRD checkout; the caller holds it. */
   afterIteration(iteration: number, storyId: string): Promise<void>;
   /** Runs `work` while no one else uses the PRD checkout (landings, hooks). */

@@ -3,18 +3,17 @@ import { type StartLimit, startLimit, whenIdle } from '../core/parallel-rules.js
 import { readyStories } from '../core/ready.js';
 import { allDoneMessage } from '../core/scope-summary.js';
 import { remainingStories } from '../core/select.js';
+import type { RunEventSink, StopReason } from '../events/run-event.js';
 import { removeStoryCheckout } from '../git/story-worktree.js';
-import { AgentRotation } from '../loop/agent-rotation.js';
-import type { RunContext } from '../loop/context.js';
-import type { LoopOutcome } from '../loop/engine.js';
-import type { LoopEventSink, StopReason } from '../loop/events.js';
-import { readTaskFile } from '../loop/read-task-file.js';
-import { announceFinish, announceRun, createRunHooks } from '../loop/run-bounds.js';
+import { AgentRotation } from '../run/agent-rotation.js';
+import { readTaskFile } from '../run/read-task-file.js';
+import { announceFinish, announceRun, createRunHooks } from '../run/run-bounds.js';
+import type { LoopOutcome, RunContext } from '../run/run-context.js';
 import { iterationLogPath } from '../state/layout.js';
 import { markStopped } from '../state/run-state-update.js';
 import { landNext } from './merge-lane.js';
+import type { WaitingStory } from './parallel-recovery.js';
 import type { ParallelRun } from './parallel-run.js';
-import type { WaitingStory } from './recovery.js';
 import type { StateStore } from './state-store.js';
 import { storyCheckoutOf } from './work-story.js';
 import { runWorkerLane } from './worker-lane.js';
@@ -118,7 +117,7 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
 
   /** A rate limit: new attempts go to the next fallback agent, or wait; running ones go on. */
   const holdStarts = (
-    emit: LoopEventSink,
+    emit: RunEventSink,
     storyId: string,
     hit: { iteration: number; rateLimit?: { message: string; resetsAt?: string } },
   ) => {

@@ -1,23 +1,20 @@
 import path from 'node:path';
+import type { AgentSetup } from '../agents/adapter.js';
+import type { CollectedUsage } from '../attempt/agent-collector.js';
 import { runAttempt } from '../attempt/run-attempt.js';
 import { storyBranchName, storyRefComponent } from '../core/story-ref.js';
-import { storyShape } from '../core/story-shape.js';
 import type { StoryVerdict } from '../core/story-verdict.js';
 import type { Story } from '../core/types.js';
 import type { AttemptFailure } from '../core/verdict.js';
+import type { RunEventSink } from '../events/run-event.js';
 import { refSha, writeVerdict } from '../git/story-branches.js';
 import { prepareStoryCheckout } from '../git/story-worktree.js';
-import type { CollectedUsage } from '../loop/agent-collector.js';
-import { reportAgentDone, storyAttemptEvent } from '../loop/attempt.js';
-import type { AgentSetup, RunContext } from '../loop/context.js';
-import type { LoopEventSink } from '../loop/events.js';
-import { rollBack } from '../loop/rollback.js';
-import { storyPromptFor } from '../loop/story-prompt.js';
-import { isToolFile, toolPaths } from '../loop/tool-files.js';
-import { type SetupEnvironment, setupOnce } from '../loop/worktree-setup.js';
+import type { RunContext } from '../run/run-context.js';
+import { storyAttemptRequest } from '../run/story-attempt.js';
+import { rollBack } from '../run/story-rollback.js';
+import { type SetupEnvironment, setupOnce } from '../run/worktree-setup.js';
 import { openTaskSource } from '../sources/load-task-source.js';
 import { faultPoint } from '../state/fault-point.js';
-import { iterationLogPath } from '../state/layout.js';
 import type { Failure } from '../state/run-state.js';
 
 export interface StoryWorkRequest {
@@ -30,7 +27,7 @@ export interface StoryWorkRequest {
   lastFailure?: Failure;
   agent: AgentSetup;
   /** Tagged with the worker and story by the caller. */
-  emit: LoopEventSink;
+  emit: RunEventSink;
   /** What must survive a kill, awaited before the attempt goes on. */
   record: {
     started(start: { headBefore: string; branch: string; worktree: string }): Promise<{
@@ -90,47 +87,27 @@ export async function workStory(request: StoryWorkRequest): Promise<StoryWorkRes
 
   const { iteration, attempt } = await request.record.started({ headBefore: from, branch, worktree: dir });
   const inStory = storyContext(ctx, dir, emit, environment);
-  const at = { iteration, storyId: story.id };
   const done = { iteration, attempt, branch, worktree: dir };
   let spent: CollectedUsage = { costUsd: 0, inputTokens: 0, outputTokens: 0 };
-  const outcome = await runAttempt({
-    cwd: dir,
-    prompt: await storyPromptFor(
-      { ...inStory, maxRetries: ctx.limits.maxRetries },
+  const outcome = await runAttempt(
+    await storyAttemptRequest({
+      ctx: inStory,
       story,
       attempt,
-      request.lastFailure,
-    ),
-    agent: request.agent,
-    timeoutMs: ctx.limits.timeoutMs,
-    idleTimeoutMs: ctx.limits.idleTimeoutMs,
-    gates: ctx.config.checks,
-    killSignal: ctx.killSignal,
-    rawLogPath: iterationLogPath(ctx.files.dir, iteration),
-    toolPaths: toolPaths(inStory),
-    isToolPath: (p) => isToolFile(inStory, p),
-    shape: storyShape(story.id),
-    begin: async (headBefore, token) => {
-      await request.record.token(token);
-      emit({
-        type: 'iteration-started',
-        iteration,
-        maxIterations: ctx.limits.maxIterations ?? 0,
-        storyId: story.id,
-        title: story.title,
-        attempt,
-        maxAttempts: ctx.limits.maxRetries,
-        headBefore,
-      });
-    },
-    spawned: request.record.spawned,
-    agentDone: async ({ agent, usage, said }) => {
-      reportAgentDone(emit, at, said, usage);
-      spent = usage;
-      await request.record.agentDone({ ...usage, durationMs: agent.durationMs });
-    },
-    emit: (event) => emit(storyAttemptEvent(event, at)),
-  });
+      iteration,
+      ...(request.lastFailure ? { lastFailure: request.lastFailure } : {}),
+      agent: request.agent,
+      emit,
+      record: {
+        begin: (_headBefore, token) => request.record.token(token),
+        spawned: request.record.spawned,
+        agentDone: async (usage) => {
+          spent = usage;
+          await request.record.agentDone(usage);
+        },
+      },
+    }),
+  );
 
   const { verdict, facts } = outcome;
   const head = facts.commits.at(-1)?.sha;
@@ -173,7 +150,7 @@ export async function workStory(request: StoryWorkRequest): Promise<StoryWorkRes
 function storyContext(
   ctx: RunContext,
   dir: string,
-  emit: LoopEventSink,
+  emit: RunEventSink,
   environment: SetupEnvironment | null,
 ): RunContext {
   const inside = (file: string) => {

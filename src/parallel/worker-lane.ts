@@ -1,8 +1,8 @@
+import type { AgentSetup } from '../agents/adapter.js';
 import type { Story } from '../core/types.js';
 import type { AttemptFailure } from '../core/verdict.js';
+import type { RunEventSink } from '../events/run-event.js';
 import { removeStoryCheckout } from '../git/story-worktree.js';
-import type { AgentSetup } from '../loop/context.js';
-import type { LoopEventSink } from '../loop/events.js';
 import { addUsage, markFailed, storyRun } from '../state/run-state-update.js';
 import { endRunning, startRunning, updateRunning } from '../state/running-attempts.js';
 import type { ParallelRun } from './parallel-run.js';
@@ -94,7 +94,7 @@ export async function runWorkerLane(
  */
 export async function recordFailure(
   run: ParallelRun,
-  failed: { story: Story; attempt: number; iteration: number; failure: AttemptFailure; emit: LoopEventSink },
+  failed: { story: Story; attempt: number; iteration: number; failure: AttemptFailure; emit: RunEventSink },
 ): Promise<void> {
   const { ctx } = run;
   const { story, attempt, failure, emit } = failed;

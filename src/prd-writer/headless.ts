@@ -1,7 +1,8 @@
 /** One unattended agent run for the PRD writer, through the same runner and adapter as the loop. */
+
+import type { AgentSetup } from '../agents/adapter.js';
 import type { AgentEvent } from '../agents/agent-event.js';
 import { runAgent } from '../agents/run-agent.js';
-import type { AgentSetup } from '../loop/context.js';
 
 export interface HeadlessOptions {
   setup: AgentSetup;

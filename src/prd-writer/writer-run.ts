@@ -1,9 +1,10 @@
 /** What `ralph new` and `ralph edit` share: the agent session in either mode, and the outcome. */
 import path from 'node:path';
+import type { AgentSetup } from '../agents/adapter.js';
 import type { AgentEvent } from '../agents/agent-event.js';
 import type { Prd } from '../core/types.js';
 import type { ValidationIssue } from '../core/validation-issue.js';
-import type { AgentSetup } from '../loop/context.js';
+import { agentTimeLimits } from '../run/run-limits.js';
 import { writeTextAtomic } from '../sources/read-text.js';
 import type { Config } from '../state/config.js';
 import { readTextOrNull } from '../state/fs-util.js';
@@ -83,7 +84,6 @@ export async function runSession(run: WriterRun, instructions: string, kickoff: 
 /** Unattended writing with one repair run; leaves the file as the agent left it. */
 export async function runOneShot(run: WriterRun, task: string, target: DraftTarget): Promise<WriteResult> {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  const { limits } = run.config;
   return writeWithRepair({
     task,
     repairTemplate: await loadWriterTemplate(run.root, 'prd-repair'),
@@ -95,8 +95,7 @@ export async function runOneShot(run: WriterRun, task: string, target: DraftTarg
         cwd: run.root,
         prompt,
         rawLogPath: path.join(target.runDir, 'prd-writer', `${stamp}-${attempt}.jsonl`),
-        timeoutMs: limits.timeout * 1000,
-        idleTimeoutMs: limits.idleTimeout * 1000,
+        ...agentTimeLimits(run.config),
         ...(run.signal ? { signal: run.signal } : {}),
         onEvent: (event) => run.onEvent?.({ type: 'agent-event', event }),
       });

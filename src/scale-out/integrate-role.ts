@@ -4,15 +4,15 @@ import { setbackFor } from '../core/story-setback.js';
 import type { StoryVerdict } from '../core/story-verdict.js';
 import type { Story } from '../core/types.js';
 import type { AttemptFailure } from '../core/verdict.js';
+import type { RunEventSink } from '../events/run-event.js';
 import { git } from '../git/index.js';
 import { returnToBranch } from '../git/land.js';
 import { refSha } from '../git/story-branches.js';
-import type { LoopEventSink } from '../loop/events.js';
-import type { HookRunner } from '../loop/hooks.js';
-import { readTaskFile } from '../loop/read-task-file.js';
-import { createRunHooks } from '../loop/run-bounds.js';
 import { type LandResult, landStory } from '../parallel/land-story.js';
 import { recordLandingStart } from '../parallel/state-store.js';
+import type { HookRunner } from '../run/hooks.js';
+import { readTaskFile } from '../run/read-task-file.js';
+import { createRunHooks } from '../run/run-bounds.js';
 import { iterationLogPath } from '../state/layout.js';
 import { markPassed } from '../state/run-state-update.js';
 import { endIntegrating } from '../state/running-attempts.js';
@@ -130,7 +130,7 @@ async function nextTurn(role: Role): Promise<Turn | null> {
 async function integrate(role: Role, turn: Turn, hooks: HookRunner): Promise<TurnEnd> {
   const { ctx, store, prdBranch } = role;
   const { story } = turn;
-  const emit: LoopEventSink = (event) =>
+  const emit: RunEventSink = (event) =>
     ctx.emit({ ...event, worker: 'merge', storyId: event.storyId ?? story.id });
   const iteration = store.current.iteration;
   const tipBefore = await sharedTip(role.root, prdBranch);
@@ -224,7 +224,7 @@ async function sendBack(
   role: Role,
   turn: Turn,
   rejected: { failure: AttemptFailure; problem: IntegrationProblem; landedMeanwhile: string[] },
-  emit: LoopEventSink,
+  emit: RunEventSink,
   iteration: number,
 ): Promise<boolean> {
   const { ctx, root, prdBranch } = role;

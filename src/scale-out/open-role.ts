@@ -1,15 +1,13 @@
 import { UsageError } from '../core/errors.js';
 import { isInStoryNamespace } from '../core/story-ref.js';
 import type { Prd } from '../core/types.js';
-import type { LoopOptions, RunContext } from '../loop/context.js';
-import { withEventLog } from '../loop/engine.js';
-import { lockTakeoverEvent } from '../loop/lock-events.js';
-import { readTaskFile } from '../loop/read-task-file.js';
-import type { Workspace } from '../loop/workspace.js';
 import { beginLandingSession } from '../parallel/begin-session.js';
-import { undoInterruptedLanding, type WaitingStory } from '../parallel/recovery.js';
+import { undoInterruptedLanding, type WaitingStory } from '../parallel/parallel-recovery.js';
 import { createStateStore, type StateStore } from '../parallel/state-store.js';
-import { openTaskSource } from '../sources/load-task-source.js';
+import { lockTakeoverEvent } from '../run/lock-events.js';
+import { readTaskFile } from '../run/read-task-file.js';
+import { contextIn, type LoopOptions, type RunContext } from '../run/run-context.js';
+import type { Workspace } from '../run/workspace.js';
 import { runFiles } from '../state/layout.js';
 import type { LockHandle } from '../state/lock.js';
 import { readRunState } from '../state/run-state.js';
@@ -50,7 +48,7 @@ export interface Role {
 export async function openRole(options: RoleOptions): Promise<Role> {
   const files = runFiles(options.runDir);
   const now = options.now ?? (() => new Date());
-  const emit = withEventLog(options.emit, files.events);
+  const { emit } = options;
   const takeover = lockTakeoverEvent(options.lock);
   if (takeover) emit(takeover);
   const { prdBranch, root } = options;
@@ -68,16 +66,8 @@ export async function openRole(options: RoleOptions): Promise<Role> {
   if (workspace.branch !== prdBranch) {
     throw new UsageError(`the PRD checkout is on ${workspace.branch ?? 'a detached HEAD'}, not ${prdBranch}`);
   }
-  const source = openTaskSource(workspace.taskPath);
-  const ctx: RunContext = {
-    ...options,
-    cwd: workspace.cwd,
-    source,
-    progressPath: workspace.progressPath,
-    files,
-    now,
-    emit,
-  };
+  const ctx = contextIn(options, workspace, { files, now });
+  const { source } = ctx;
   // Role jobs leave hooks' changes: a local commit would stop the checkout following origin.
   const begun = await beginLandingSession(ctx, root, { ...state, taskPath: source.path }, { hooks: false });
   return {

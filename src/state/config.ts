@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import type { z } from 'zod';
 import { InvalidInputError } from '../core/errors.js';
-import { formatPath, hasErrors, type ValidationIssue } from '../core/validation-issue.js';
+import { hasErrors, type ValidationIssue } from '../core/validation-issue.js';
 import { closestKey, knownKeys } from './closest-key.js';
 import { type Config, ConfigSchema, defaultConfig } from './config-schema.js';
 import { readTextOrNull } from './fs-util.js';
 import { configPath, workflowFile, workflowsDir } from './layout.js';
-import { type ParsedYaml, parseYaml } from './yaml-document.js';
+import { issueAt, type ParsedYaml, parseYaml } from './yaml-document.js';
 
 export type { Config, Hook, Provider } from './config-schema.js';
 export { ConfigSchema, defaultConfig, PROVIDERS } from './config-schema.js';
@@ -59,7 +59,7 @@ export function parseConfig(
     const missing = parsed.data.hooks.flatMap((hook, index) =>
       hook.workflow !== undefined && exists !== undefined && !exists(hook.workflow)
         ? [
-            at(
+            issueAt(
               file,
               yaml,
               ['hooks', index, 'workflow'],
@@ -88,29 +88,13 @@ function toIssues(issue: z.core.$ZodIssue, yaml: ParsedYaml, file: string): Vali
           : known.length > 0
             ? ` (known keys: ${known.join(', ')})`
             : '';
-      return at(file, yaml, path, `unknown key "${key}"${hint}`, true);
+      return issueAt(file, yaml, path, `unknown key "${key}"${hint}`, true);
     });
   }
   if (issue.path.length === 0 && issue.code === 'invalid_type') {
-    return [at(file, yaml, [], 'the config must be a mapping of keys (agent, checks, limits, ...)', false)];
+    return [
+      issueAt(file, yaml, [], 'the config must be a mapping of keys (agent, checks, limits, ...)', false),
+    ];
   }
-  return [at(file, yaml, issue.path, issue.message, false)];
-}
-
-function at(
-  file: string,
-  yaml: ParsedYaml,
-  path: ReadonlyArray<PropertyKey>,
-  message: string,
-  key: boolean,
-): ValidationIssue {
-  const pos = yaml.locate(path, { key });
-  const formatted = formatPath(path);
-  return {
-    file,
-    ...(pos ? { line: pos.line, column: pos.column } : {}),
-    ...(formatted !== '' ? { path: formatted } : {}),
-    message,
-    severity: 'error',
-  };
+  return [issueAt(file, yaml, issue.path, issue.message, false)];
 }

@@ -1,5 +1,5 @@
 import { isMap, isSeq, LineCounter, type Node, parseDocument, type YAMLError } from 'yaml';
-import type { ValidationIssue } from '../core/validation-issue.js';
+import { formatPath, type ValidationIssue } from '../core/validation-issue.js';
 import { yamlErrorMessage, yamlToValue } from '../core/yaml-limits.js';
 
 export interface Position {
@@ -96,4 +96,23 @@ function stripLocation(message: string): string {
   const first = message.split('\n')[0] ?? message;
   const at = first.search(/ at line \d+, column \d+:/);
   return yamlErrorMessage((at >= 0 ? first.slice(0, at) : first).trim());
+}
+
+/** An error at a key (`key: true`) or value of a YAML document, with its line and column when the path is in it. */
+export function issueAt(
+  file: string,
+  yaml: ParsedYaml,
+  where: ReadonlyArray<PropertyKey>,
+  message: string,
+  key: boolean,
+): ValidationIssue {
+  const pos = yaml.locate(where, { key });
+  const formatted = formatPath(where);
+  return {
+    file,
+    ...(pos ? { line: pos.line, column: pos.column } : {}),
+    ...(formatted !== '' ? { path: formatted } : {}),
+    message,
+    severity: 'error',
+  };
 }

@@ -1,7 +1,7 @@
 import type { AgentEvent, RetryEvent } from '../agents/agent-event.js';
 import { formatUsd as money } from '../core/money.js';
-import type { LoopEvent } from '../loop/events.js';
-import { describeHookEvent } from '../loop/hooks-text.js';
+import type { EventOf, RunEvent } from '../events/run-event.js';
+import { describeHookEvent } from './hook-lines.js';
 
 export interface PlainReporterOptions {
   /** Also show the agent's own text and tool results (`-v`). */
@@ -13,7 +13,7 @@ const clock = (date = new Date()): string => date.toISOString().slice(11, 19);
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`;
 
 /** Turns the engine's events into timestamped human-readable lines. */
-export function createPlainReporter(options: PlainReporterOptions): (event: LoopEvent) => void {
+export function createPlainReporter(options: PlainReporterOptions): (event: RunEvent) => void {
   const line = (text: string) => options.write(`[${clock()}] ${text}`);
   return (event) => {
     const text = describeEvent(event, options.verbose);
@@ -22,21 +22,26 @@ export function createPlainReporter(options: PlainReporterOptions): (event: Loop
 }
 
 /** A parallel run's events say where they happened: `[w2 US-003] `, `[merge US-001] `. */
-function laneOf(event: LoopEvent): string {
+function laneOf(event: RunEvent): string {
   if (event.worker === undefined) return '';
   const lane = event.worker === 'merge' ? 'merge' : `w${event.worker}`;
   return `[${lane}${event.storyId ? ` ${event.storyId}` : ''}] `;
 }
 
-export function describeEvent(event: LoopEvent, verbose: boolean): string | null {
+export function describeEvent(event: RunEvent, verbose: boolean): string | null {
   switch (event.type) {
     case 'run-started':
+      if (event.goal) return describeGoalStart(event, event.goal);
       return `${event.resumed ? 'resuming' : 'starting'} ${event.name} (${event.project}): ${event.remaining} stor${event.remaining === 1 ? 'y' : 'ies'} left, agent ${event.agent}, up to ${plural(event.maxIterations, 'iteration')}`;
     case 'lock-taken-over':
       return describeTakeover(event);
     case 'recovered':
-      return describeRecovery(event.action, event.storyId);
+      return event.storyId === undefined
+        ? `recovered: the interrupted iteration ${event.iteration} was rolled back to ${event.to?.slice(0, 7)}`
+        : describeRecovery(event.action, event.storyId);
     case 'iteration-started':
+      if (event.mode !== undefined)
+        return `iteration ${event.iteration}/${event.maxIterations}: ${event.mode}${event.step ? ` ${event.step.id}: ${firstLine(event.step.prompt.trim())}` : ''}`;
       return `iteration ${event.iteration}/${event.maxIterations}: ${event.storyId} ${event.title} (attempt ${event.attempt}/${event.maxAttempts})`;
     case 'agent-event':
       return describeAgentEvent(event.event, verbose);
@@ -55,9 +60,11 @@ export function describeEvent(event: LoopEvent, verbose: boolean): string | null
     case 'story-passed':
       return `✓ ${event.storyId} passed on attempt ${event.attempt}: ${event.commits.map((c) => c.sha.slice(0, 7)).join(', ')} (${money(event.costUsd)}, ${seconds(event.durationMs)})`;
     case 'attempt-failed':
+      if (event.storyId === undefined)
+        return `✗ iteration ${event.iteration} failed (${event.kind}): ${firstLine(event.reason.trim())} [${event.attempt}/${event.maxAttempts} in a row]`;
       return `✗ ${event.storyId} attempt ${event.attempt}/${event.maxAttempts} failed (${event.kind}): ${firstLine(event.reason)}${event.willRetry ? ' — will retry' : ''}`;
     case 'rolled-back':
-      return `  rolled back to ${event.to.slice(0, 7)}${event.rescueRef ? ` (attempt kept at ${event.rescueRef})` : ''}`;
+      return `  rolled back to ${event.to.slice(0, 7)}${event.rescueRef ? ` (${event.storyId === undefined ? 'kept' : 'attempt kept'} at ${event.rescueRef})` : ''}`;
     case 'story-parked':
       return `✗ ${event.storyId} parked after ${event.attempts} attempts: ${firstLine(event.reason)}`;
     case 'task-file-restored':
@@ -92,7 +99,36 @@ export function describeEvent(event: LoopEvent, verbose: boolean): string | null
         ? `conflict with ${event.landedMeanwhile.join(', ') || 'the new tip'} in ${event.files.join(', ')}; not landed`
         : `the checks failed on the new tip; not landed`;
     case 'run-finished':
+      if (event.goal) return describeGoalFinish(event, event.goal);
       return `${event.message} — ${event.passed}/${event.total} passed, ${plural(event.iterations, 'iteration')}, ${money(event.costUsd)}${event.parked.length ? `, parked: ${event.parked.join(', ')}` : ''} (exit ${event.exitCode})`;
+    case 'goal-result':
+      return [
+        `${event.status === 'needs-human' ? '!' : '✓'} iteration ${event.iteration} (${event.status}): ${firstLine(event.summary.trim())}`,
+        ...event.completedStepIds.map((id) => `    done ${id}`),
+        ...event.addedSteps.map((s) => `    + ${s.id}: ${firstLine(s.prompt.trim())}`),
+        ...(event.commits.length > 0
+          ? [`    commits: ${event.commits.map((c) => c.sha.slice(0, 7)).join(', ')}`]
+          : []),
+        `    steps: ${event.steps.completed}/${event.steps.total} done`,
+      ].join('\n');
+    case 'goal-warning':
+      return `  warning: ${event.message}`;
+    case 'goal-complete-refused':
+      return `  ${firstLine(event.reason.trim())}`;
+    case 'waiting':
+      return `waiting (${event.reason}): ${firstLine(event.message)}${event.until ? ` until ${event.until}` : ''}`;
+    case 'agent-unusable':
+      return `✗ ${event.agent}: ${firstLine(event.message)}; ${event.fix}`;
+    case 'question-asked':
+      return `? ${event.storyId ?? 'the run'} asks (${event.questionId}): ${firstLine(event.question.trim())}`;
+    case 'question-answered':
+      return `  answered ${event.questionId}: ${firstLine(event.answer.trim())}`;
+    case 'agent-silent':
+      return `  ${event.storyId ? `${event.storyId}: ` : ''}${event.agent} silent for ${Math.round(event.silentMs / 1000)} s${event.attempt ? `, attempt ${event.attempt}` : ''}, ${seconds(event.elapsedMs)}`;
+    case 'worker-finished':
+    case 'integrate-finished':
+      // Their commands say what became of the job in a line of their own.
+      return null;
     case 'worktree-created':
       return `worktree ${event.path} on ${event.branch}${event.newBranch ? ` (new branch from ${event.base ?? 'HEAD'})` : ''}`;
     case 'worktree-reused':
@@ -126,7 +162,7 @@ export function describeEvent(event: LoopEvent, verbose: boolean): string | null
   }
 }
 
-function describeRecovery(action: Extract<LoopEvent, { type: 'recovered' }>['action'], id: string): string {
+function describeRecovery(action: Extract<RunEvent, { type: 'recovered' }>['action'], id: string): string {
   switch (action) {
     case 'rolled-back':
       return `recovered: the interrupted attempt at ${id} was rolled back`;
@@ -173,7 +209,7 @@ export function describeRetry(event: RetryEvent): string {
 /** `1 iteration`, `2 iterations`. */
 export const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
 
-function describeTakeover(event: Extract<LoopEvent, { type: 'lock-taken-over' }>): string {
+function describeTakeover(event: Extract<RunEvent, { type: 'lock-taken-over' }>): string {
   const holder = `pid ${event.previousPid} on ${event.host}`;
   switch (event.reason) {
     case 'forced':
@@ -192,3 +228,33 @@ const indent = (text: string): string =>
     .split('\n')
     .map((l) => `    ${l}`)
     .join('\n');
+
+function describeGoalStart(
+  event: EventOf<'run-started'>,
+  goal: NonNullable<EventOf<'run-started'>['goal']>,
+): string {
+  return `${event.resumed ? 'resuming' : 'starting'} goal ${event.name}: ${firstLine(goal.text.trim())} (agent ${event.agent}, ${goal.steps.completed}/${goal.steps.total} steps done, iterations ${goal.iterationsBefore + 1}..${event.maxIterations}${goal.minIterations > 1 ? `, at least ${goal.minIterations}` : ''})`;
+}
+
+function describeGoalFinish(
+  event: EventOf<'run-finished'>,
+  goal: NonNullable<EventOf<'run-finished'>['goal']>,
+): string {
+  const lines = [
+    `${event.message} — ${event.passed}/${event.total} steps done, ${plural(event.iterations, 'iteration')}, ${money(event.costUsd)} (exit ${event.exitCode})`,
+  ];
+  if (goal.finalSummary) lines.push(...indentLines(goal.finalSummary));
+  if (goal.humanNeeded) {
+    lines.push(`  needs a human: ${goal.humanNeeded.reason}`);
+    if (goal.humanNeeded.details) lines.push(...indentLines(goal.humanNeeded.details));
+    lines.push('  resolve it, then run the same command again to resume');
+  }
+  lines.push(`  progress: ${goal.progressFile}`);
+  return lines.join('\n');
+}
+
+const indentLines = (text: string): string[] =>
+  text
+    .trim()
+    .split('\n')
+    .map((l) => `    ${l}`);

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { prepareWorkspace, type Workspace } from '../../src/loop/workspace.js';
+import { prepareWorkspace, type Workspace } from '../../src/run/workspace.js';
 import { createGitFixture, type GitFixture } from '../support/git-fixture.js';
 import { runRalph } from '../support/ralph-cli.js';
 

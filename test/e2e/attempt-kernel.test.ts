@@ -6,13 +6,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { AgentSetup } from '../../src/agents/adapter.js';
 import { claudeAdapter } from '../../src/agents/claude/claude-adapter.js';
 import type { AttemptEvent } from '../../src/attempt/attempt-request.js';
 import { rollBackAttempt } from '../../src/attempt/rollback.js';
 import { runAttempt } from '../../src/attempt/run-attempt.js';
 import { goalShape } from '../../src/core/goal-shape.js';
 import { storyShape } from '../../src/core/story-shape.js';
-import type { AgentSetup } from '../../src/loop/context.js';
 import { type AnthropicServer, startAnthropicServer } from '../support/anthropic-server.js';
 import { type ClaudeTestEnv, createClaudeEnv } from '../support/claude-env.js';
 import { createGitFixture, type GitFixture } from '../support/git-fixture.js';

@@ -219,8 +219,8 @@ describe('a goal run', () => {
     const events = (await readEvents(join(project.repo.dir, '.ralph/runs/finish-up/events.jsonl'))) as {
       type: string;
     }[];
-    expect(events.filter((e) => e.type === 'goal-rate-limited')).toHaveLength(1);
-    expect(events.filter((e) => e.type === 'goal-iteration-failed')).toHaveLength(0);
+    expect(events.filter((e) => e.type === 'rate-limited')).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'attempt-failed')).toHaveLength(0);
     expect((await project.progress('finish-up')).iterations).toMatchObject([{ iteration: 1 }]);
   });
 });

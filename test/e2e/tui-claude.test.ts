@@ -3,7 +3,7 @@ import { type IPty, spawn } from 'node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
 import { getAdapter } from '../../src/agents/registry.js';
 import { STORY_PROMPT } from '../../src/core/embedded-prompts.js';
-import { runLoop } from '../../src/loop/engine.js';
+import { runLoop } from '../../src/sequential/sequential-runner.js';
 import { openTaskSource, readPrd } from '../../src/sources/load-task-source.js';
 import { defaultConfig } from '../../src/state/config.js';
 import type { PrdSummary, SessionEvent, TuiSession } from '../../src/ui/tui/session.js';

@@ -1,8 +1,8 @@
 /** A run context over a real repository, for tests of the parallel run's roles without an agent. */
 import path from 'node:path';
 import { claudeAdapter } from '../../src/agents/claude/claude-adapter.js';
-import type { RunContext } from '../../src/loop/context.js';
-import type { LoopEvent } from '../../src/loop/events.js';
+import type { RunEvent } from '../../src/events/run-event.js';
+import type { RunContext } from '../../src/run/run-context.js';
 import { openTaskSource } from '../../src/sources/load-task-source.js';
 import { defaultConfig } from '../../src/state/config.js';
 import { runFiles } from '../../src/state/layout.js';
@@ -10,7 +10,7 @@ import { runFiles } from '../../src/state/layout.js';
 /** The PRD `demo` with its task file at `.ralph/prds/demo/prd.json` in `dir`; events go to `events`. */
 export function testRunContext(
   dir: string,
-  options: { gates?: string[]; events?: LoopEvent[] } = {},
+  options: { gates?: string[]; events?: RunEvent[] } = {},
 ): RunContext {
   const files = runFiles(path.join(dir, '.ralph', 'runs', 'demo'));
   return {

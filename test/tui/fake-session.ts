@@ -3,7 +3,7 @@
  * session does over the real engine, without git, files or agents. Only
  * type imports, so the pty test can transpile this file on its own.
  */
-import type { LoopEvent } from '../../src/loop/events.js';
+import type { RunEvent } from '../../src/events/run-event.js';
 import type {
   ActionResult,
   PrdSummary,
@@ -136,7 +136,7 @@ export function createFakeSession(options: FakeSessionOptions): FakeSession {
     reason: 'interrupted' | 'all-done',
     exitCode: number,
     message: string,
-  ): LoopEvent {
+  ): RunEvent {
     const stories = summaries.get(name)?.stories ?? [];
     return {
       type: 'run-finished',
@@ -321,7 +321,7 @@ export function happyRun(
   stories.forEach((s, i) => {
     const iteration = i + 1;
     const file = `${s.id.toLowerCase()}.txt`;
-    const agent = (event: Extract<LoopEvent, { type: 'agent-event' }>['event']): SessionEvent => ({
+    const agent = (event: Extract<RunEvent, { type: 'agent-event' }>['event']): SessionEvent => ({
       type: 'agent-event',
       iteration,
       storyId: s.id,

@@ -1,6 +1,6 @@
 /** A goal run in the TUI's pure parts: its events folded into the run view, its end noticed, its exit summary. */
 import { describe, expect, it } from 'vitest';
-import type { GoalEvent } from '../../src/goal/events.js';
+import type { RunEvent } from '../../src/events/run-event.js';
 import { notificationFor } from '../../src/ui/notify.js';
 import { exitSummary } from '../../src/ui/tui/exit-summary.js';
 import { initialRunView, reduceRun } from '../../src/ui/tui/model/run-view.js';
@@ -18,22 +18,26 @@ const goal = (state: 'running' | 'complete' | 'stopped', mode: 'planning' | 'exe
 });
 const summary: PrdSummary = prdSummary('files', STEPS, goal('stopped', 'executing'));
 
-const events: GoalEvent[] = [
+const events: RunEvent[] = [
   {
-    type: 'goal-started',
+    type: 'run-started',
     name: 'files',
-    goal: 'Write two files',
+    project: 'Write two files',
     agent: 'claude',
     cwd: '/repo',
-    resumed: true,
-    iterationsBefore: 1,
     maxIterations: 51,
-    minIterations: 0,
-    idleThreshold: 3,
-    steps: { total: 2, completed: 0 },
+    remaining: 2,
+    resumed: true,
+    goal: {
+      text: 'Write two files',
+      iterationsBefore: 1,
+      minIterations: 0,
+      idleThreshold: 3,
+      steps: { total: 2, completed: 0 },
+    },
   },
   {
-    type: 'goal-iteration-started',
+    type: 'iteration-started',
     iteration: 2,
     maxIterations: 51,
     mode: 'executing',
@@ -41,11 +45,11 @@ const events: GoalEvent[] = [
     headBefore: 'abc1234',
   },
   {
-    type: 'goal-agent-event',
+    type: 'agent-event',
     iteration: 2,
     event: { type: 'tool-started', id: 't1', name: 'Bash', summary: 'printf hello > greet.txt' },
   },
-  { type: 'goal-usage', iteration: 2, costUsd: 0.25, inputTokens: 10, outputTokens: 5 },
+  { type: 'usage', iteration: 2, costUsd: 0.25, inputTokens: 10, outputTokens: 5 },
   {
     type: 'goal-result',
     iteration: 2,
@@ -76,7 +80,7 @@ const events: GoalEvent[] = [
     commits: [{ sha: '0123456789', subject: 'chore(ralph): hook notes after iteration 2' }],
   },
   {
-    type: 'goal-iteration-started',
+    type: 'iteration-started',
     iteration: 3,
     maxIterations: 51,
     mode: 'reflecting',
@@ -110,15 +114,17 @@ describe('a goal run in the run view', () => {
   });
 
   it('ends as the goal loop ends: complete, or paused when the user stopped it', () => {
-    const done: GoalEvent = {
-      type: 'goal-finished',
+    const done: RunEvent = {
+      type: 'run-finished',
       exitCode: 0,
       reason: 'goal-complete',
       message: 'goal complete in iteration 3',
-      iterations: 2,
-      steps: { total: 2, completed: 2 },
+      passed: 2,
+      total: 2,
+      parked: [],
       costUsd: 0.5,
-      progressFile: '/p',
+      iterations: 2,
+      goal: { progressFile: '/p' },
     };
     const end = fold([...events, done]);
     expect(end).toMatchObject({ phase: 'finished', current: null, mode: null, costUsd: 0.5 });

@@ -1,6 +1,6 @@
 /** A parallel run's lanes in the TUI model: folded from the events' worker tags. */
 import { describe, expect, it } from 'vitest';
-import type { LoopEvent } from '../../src/loop/events.js';
+import type { RunEvent } from '../../src/events/run-event.js';
 import { reduceLanes } from '../../src/ui/tui/model/lanes.js';
 import { belowTopPanel, computeLayout, lanesHeight } from '../../src/ui/tui/model/layout.js';
 import { initialRunView, reduceRun } from '../../src/ui/tui/model/run-view.js';
@@ -11,7 +11,7 @@ const summary = prdSummary('demo', [
   { id: 'A-1', title: 'Alpha' },
   { id: 'B-1', title: 'Beta' },
 ]);
-const started = (worker: number, storyId: string, title: string): LoopEvent => ({
+const started = (worker: number, storyId: string, title: string): RunEvent => ({
   type: 'iteration-started',
   iteration: worker,
   maxIterations: 7,

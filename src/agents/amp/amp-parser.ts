@@ -1,25 +1,12 @@
 /** Amp `--stream-json` lines -> AgentEvents, reusing the Claude Code line converters. */
 import type { StreamParser } from '../adapter.js';
-import type { AgentEvent, ResultEvent, UsageEvent } from '../agent-event.js';
+import type { AgentEvent, ResultEvent } from '../agent-event.js';
 import { errorEventFromText } from '../classify-error.js';
 import { assistantEvents } from '../claude/claude-lines.js';
 import { assistantLineSchema, systemLineSchema, userLineSchema } from '../claude/claude-schemas.js';
-import { jsonLineParser, typeOf } from '../stream-json.js';
-import { type AmpResult, ampResultSchema, assistantUsageSchema, type MessageUsage } from './amp-schemas.js';
+import { anthropicUsageEvent, jsonLineParser, sessionStartedFrom, typeOf } from '../stream-json.js';
+import { type AmpResult, ampResultSchema, assistantUsageSchema } from './amp-schemas.js';
 import { ampUserEvents } from './amp-tool-results.js';
-
-export function usageEvent(usage: MessageUsage, costUsd?: number): UsageEvent {
-  const event: UsageEvent = {
-    type: 'usage',
-    inputTokens: usage.input_tokens ?? 0,
-    outputTokens: usage.output_tokens ?? 0,
-  };
-  if (usage.cache_read_input_tokens !== undefined) event.cacheReadTokens = usage.cache_read_input_tokens;
-  if (usage.cache_creation_input_tokens !== undefined)
-    event.cacheWriteTokens = usage.cache_creation_input_tokens;
-  if (costUsd !== undefined) event.costUsd = costUsd;
-  return event;
-}
 
 function resultEvent(line: AmpResult): ResultEvent {
   const result: ResultEvent = {
@@ -47,12 +34,7 @@ export function createAmpParser(): StreamParser {
     const unknown: AgentEvent[] = [{ type: 'unknown', raw }];
     switch (typeOf(raw)) {
       case 'system': {
-        const line = systemLineSchema.safeParse(raw);
-        if (!line.success || line.data.subtype !== 'init') return unknown;
-        const event: AgentEvent = { type: 'session-started' };
-        if (line.data.session_id !== undefined) event.sessionId = line.data.session_id;
-        if (line.data.model !== undefined) event.model = line.data.model;
-        return [event];
+        return sessionStartedFrom(systemLineSchema.safeParse(raw).data) ?? unknown;
       }
       case 'assistant': {
         const line = assistantLineSchema.safeParse(raw);
@@ -60,7 +42,7 @@ export function createAmpParser(): StreamParser {
         const usage = assistantUsageSchema.safeParse(raw).data?.message.usage;
         if (usage === undefined) return assistantEvents(line.data);
         messageUsageSeen = true;
-        return [...assistantEvents(line.data), usageEvent(usage)];
+        return [...assistantEvents(line.data), anthropicUsageEvent(usage)];
       }
       case 'user': {
         const line = userLineSchema.safeParse(raw);
@@ -76,7 +58,7 @@ export function createAmpParser(): StreamParser {
             errorEventFromText(line.data.error ?? line.data.result ?? `Amp ended with ${line.data.subtype}`),
           );
         if (!messageUsageSeen && line.data.usage)
-          events.push(usageEvent(line.data.usage, line.data.total_cost_usd));
+          events.push(anthropicUsageEvent(line.data.usage, line.data.total_cost_usd));
         events.push(resultEvent(line.data));
         return events;
       }

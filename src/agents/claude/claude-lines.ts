@@ -9,7 +9,7 @@ import type {
   UsageEvent,
 } from '../agent-event.js';
 import { classifyErrorText, errorEventFromText, kindFromHttpStatus } from '../classify-error.js';
-import { typeOf } from '../stream-json.js';
+import { anthropicUsageEvent, typeOf } from '../stream-json.js';
 import { TOOL_OUTPUT_MAX_CHARS, toolSummary, truncate } from '../summarize.js';
 import {
   type ApiRetryLine,
@@ -103,16 +103,7 @@ export function userEvents(line: UserLine): AgentEvent[] {
 function usageEvent(line: ResultLine): UsageEvent | undefined {
   const { usage } = line;
   if (usage === undefined) return undefined;
-  const event: UsageEvent = {
-    type: 'usage',
-    inputTokens: usage.input_tokens ?? 0,
-    outputTokens: usage.output_tokens ?? 0,
-  };
-  if (usage.cache_read_input_tokens !== undefined) event.cacheReadTokens = usage.cache_read_input_tokens;
-  if (usage.cache_creation_input_tokens !== undefined)
-    event.cacheWriteTokens = usage.cache_creation_input_tokens;
-  if (line.total_cost_usd !== undefined) event.costUsd = line.total_cost_usd;
-  return event;
+  return anthropicUsageEvent(usage, line.total_cost_usd);
 }
 
 /** An API failure ends as `subtype: success` with `is_error: true`, or carries the HTTP status. */

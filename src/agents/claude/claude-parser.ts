@@ -2,7 +2,7 @@
 import type { StreamParser } from '../adapter.js';
 import type { AgentEvent } from '../agent-event.js';
 import { isoFromEpochSeconds } from '../classify-error.js';
-import { parseJsonLine, typeOf } from '../stream-json.js';
+import { jsonLineParser, sessionStartedFrom, typeOf } from '../stream-json.js';
 import {
   assistantEvents,
   isSyntheticError,
@@ -31,12 +31,7 @@ export function createClaudeParser(): StreamParser {
       case 'system': {
         const retry = apiRetryLineSchema.safeParse(raw);
         if (retry.success) return [retryEvent(retry.data)];
-        const line = systemLineSchema.safeParse(raw);
-        if (!line.success || line.data.subtype !== 'init') return unknown;
-        const event: AgentEvent = { type: 'session-started' };
-        if (line.data.session_id !== undefined) event.sessionId = line.data.session_id;
-        if (line.data.model !== undefined) event.model = line.data.model;
-        return [event];
+        return sessionStartedFrom(systemLineSchema.safeParse(raw).data) ?? unknown;
       }
       case 'assistant': {
         const line = assistantLineSchema.safeParse(raw);
@@ -78,12 +73,5 @@ export function createClaudeParser(): StreamParser {
     }
   };
 
-  return {
-    parseLine(line: string): AgentEvent[] {
-      const trimmed = line.trim();
-      if (trimmed === '') return [];
-      const parsed = parseJsonLine(trimmed);
-      return parsed.ok ? parseValue(parsed.value) : [{ type: 'garbage', line }];
-    },
-  };
+  return jsonLineParser(parseValue);
 }

@@ -2,7 +2,7 @@
 import type { StreamParser } from '../adapter.js';
 import type { AgentEvent, ResultEvent, UsageEvent } from '../agent-event.js';
 import { errorEventFromText } from '../classify-error.js';
-import { jsonLineParser, typeOf } from '../stream-json.js';
+import { jsonLineParser, sessionStartedFrom, typeOf } from '../stream-json.js';
 import {
   assistantLineSchema,
   errorLineSchema,
@@ -44,12 +44,7 @@ export function createCursorParser(): StreamParser {
     const unknown: AgentEvent[] = [{ type: 'unknown', raw }];
     switch (typeOf(raw)) {
       case 'system': {
-        const line = systemLineSchema.safeParse(raw);
-        if (!line.success || line.data.subtype !== 'init') return unknown;
-        const event: AgentEvent = { type: 'session-started' };
-        if (line.data.session_id !== undefined) event.sessionId = line.data.session_id;
-        if (line.data.model !== undefined) event.model = line.data.model;
-        return [event];
+        return sessionStartedFrom(systemLineSchema.safeParse(raw).data) ?? unknown;
       }
       case 'user':
       case 'thinking':

@@ -1,39 +1,21 @@
-import type {
-  AgentAdapter,
-  Invocation,
-  InvocationOptions,
-  PreflightContext,
-  PreflightResult,
-} from '../adapter.js';
-import { checkBinary } from '../preflight-binary.js';
+import { defineAdapter } from '../define-adapter.js';
 import { createOpencodeParser } from './opencode-parser.js';
 
-/**
- * `--auto` approves every permission the user's config does not explicitly
- * deny: a headless run has nobody to ask (ralph verifies the work and rolls
- * it back).
- */
-const BASE_ARGS = ['run', '--format', 'json', '--auto'];
-
-export function buildOpencodeInvocation(opts: InvocationOptions): Invocation {
-  const args = [...BASE_ARGS];
-  if (opts.model) args.push('--model', opts.model);
-  args.push(...(opts.extraArgs ?? []));
-  // The prompt always goes on stdin: `opencode run` re-quotes message
-  // arguments that contain spaces, and stdin has no size limit or leading-dash problem.
-  return { args, env: {}, stdin: { text: opts.prompt } };
-}
-
-async function preflightOpencode(ctx: PreflightContext): Promise<PreflightResult> {
-  const found = await checkBinary(ctx, { displayName: 'OpenCode', install: 'npm i -g opencode-ai' });
-  return found.ok ? { ok: true, version: found.version } : found;
-}
-
-export const opencodeAdapter: AgentAdapter = {
+export const opencodeAdapter = defineAdapter({
   name: 'opencode',
   displayName: 'OpenCode',
   defaultBinary: 'opencode',
-  buildInvocation: buildOpencodeInvocation,
+  install: 'npm i -g opencode-ai',
+  /**
+   * `--auto` approves every permission the user's config does not explicitly
+   * deny: a headless run has nobody to ask (ralph verifies the work and rolls
+   * it back).
+   */
+  baseArgs: ['run', '--format', 'json', '--auto'],
+  modelFlag: '--model',
+  // `opencode run` re-quotes message arguments that contain spaces: the prompt always goes on stdin.
+  prompt: { kind: 'stdin' },
   createParser: createOpencodeParser,
-  preflight: preflightOpencode,
-};
+});
+
+export const buildOpencodeInvocation = opencodeAdapter.buildInvocation;

@@ -8,11 +8,11 @@ import {
   type RunnerAgent,
   workflowFileName,
 } from '../../core/github-workflow.js';
-import { resolveWorkBranch } from '../../loop/workspace.js';
+import { resolveWorkBranch } from '../../run/workspace.js';
 import { writeFileAtomic } from '../../state/atomic.js';
 import { loadConfigOrThrow } from '../../state/config.js';
+import { openTaskContext } from '../open-target.js';
 import { requireGitRepository } from '../require-git.js';
-import { openTaskContext } from '../task-context.js';
 import { VERSION } from '../version.js';
 
 export interface CiGithubOptions {

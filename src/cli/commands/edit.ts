@@ -1,10 +1,10 @@
 import { relative } from 'node:path';
+import { liveTaskPath } from '../../app/task-context.js';
 import { UsageError } from '../../core/errors.js';
 import { editPrd } from '../../prd-writer/edit-prd.js';
 import { displayPath, type WriterOutcome } from '../../prd-writer/writer-run.js';
 import { findProjectRoot } from '../../state/project-root.js';
 import { type ResolvedTarget, resolveTarget } from '../../state/resolve-target.js';
-import { liveTaskPath } from '../task-context.js';
 import { report, requestText, withWriter } from './new.js';
 import type { PrdWriterOptions } from './prd-writer-options.js';
 

@@ -1,31 +1,10 @@
 /** The options of `ralph goal`, apart from the command: the program loads a command only when it runs. */
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { DEFAULT_GOAL_MAX_ITERATIONS } from '../../app/command-options.js';
 import { PROVIDERS } from '../../state/providers.js';
-import { addWorkspaceOptions, type WorkspaceFlags } from './run-options.js';
+import { addWorkspaceOptions } from './run-options.js';
 
-export interface GoalOptions extends WorkspaceFlags {
-  file?: string;
-  name?: string;
-  criterion?: string[];
-  minIterations?: number;
-  idleThreshold?: number;
-  agent?: string;
-  agentPath?: string;
-  model?: string;
-  maxIterations?: number;
-  timeout?: number;
-  idleTimeout?: number;
-  maxRetries?: number;
-  maxCost?: number;
-  dryRun?: boolean;
-  headless?: boolean;
-  json?: boolean;
-  verbose?: boolean;
-  log?: string;
-}
-
-/** Iterations a goal run may use when neither the command line, the goal file nor the config says. */
-export const DEFAULT_GOAL_MAX_ITERATIONS = 50;
+export type { GoalOptions } from '../../app/command-options.js';
 
 const wholeNumber = (min: number) => (value: string) => {
   const n = Number(value);

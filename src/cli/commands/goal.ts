@@ -1,23 +1,22 @@
-import { createWriteStream, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { executeGoal, goalMaxIterations } from '../../app/execute-goal.js';
+import { withInterrupts } from '../../app/interrupts.js';
 import { GOAL_PROMPT } from '../../core/embedded-prompts.js';
 import { ExitCode, UsageError } from '../../core/errors.js';
 import { chooseGoalRunName } from '../../core/goal-run-name.js';
-import type { GoalEvent } from '../../goal/events.js';
 import { type GoalSpec, goalSpecFromText } from '../../goal/goal-spec.js';
 import { nameUseIn } from '../../goal/name-use.js';
 import { promptFor, repoRelativeGoalFile, selectionFor } from '../../goal/next-iteration.js';
 import { goalRunFiles, readGoalProgress } from '../../goal/progress-file.js';
 import { beginSession, newGoalProgress } from '../../goal/progress-update.js';
-import { createGoalReporter } from '../../goal/reporter.js';
 import { readSprintFile } from '../../goal/sprint-file.js';
 import { type Config, loadConfigOrThrow } from '../../state/config.js';
 import { runDir, validatePrdName, workflowFile, workflowsDir } from '../../state/layout.js';
 import { findProjectRoot } from '../../state/project-root.js';
 import { canDrawLive } from '../../ui/tui/can-draw-live.js';
-import { executeGoal, goalMaxIterations } from '../execute-goal.js';
-import { withInterrupts } from '../interrupts.js';
 import { requireGitRepository } from '../require-git.js';
+import { openRunSinks, warnOnStderr } from '../run-sinks.js';
 import type { GoalOptions } from './goal-options.js';
 import type { RunOptions } from './run-options.js';
 
@@ -108,33 +107,22 @@ async function runGoal(root: string, config: Config, spec: GoalSpec, opts: GoalO
     const { runGoalInTui } = await import('../tui-goal-session.js');
     return runGoalInTui(root, config, spec, opts, promptTemplate);
   }
-  const log = openGoalLog(opts.log ?? goalRunFiles(dir).log);
-  const toScreen = opts.json
-    ? (event: GoalEvent) => process.stdout.write(`${JSON.stringify(event)}\n`)
-    : createGoalReporter({
-        verbose: opts.verbose ?? false,
-        write: (line) => process.stdout.write(`${line}\n`),
-      });
-  const emit = (event: GoalEvent) => {
-    log.write(event);
-    toScreen(event);
-  };
+  const log = openRunSinks(spec.name, dir, opts);
   try {
     return await withInterrupts(
-      (how) => emit({ type: 'stop-requested', how }),
-      ({ stop, kill }) => executeGoal(root, config, spec, opts, { promptTemplate, emit, stop, kill }),
+      (how) => log.emit({ type: 'stop-requested', how }),
+      ({ stop, kill }) =>
+        executeGoal(root, config, spec, opts, {
+          promptTemplate,
+          emit: log.emit,
+          stop,
+          kill,
+          warn: warnOnStderr,
+        }),
     );
   } finally {
     await log.close();
   }
-}
-
-/** The goal run's human-readable log (`ralph logs <name>`): every event, verbose. */
-export function openGoalLog(file: string): { write: (event: GoalEvent) => void; close: () => Promise<void> } {
-  mkdirSync(dirname(file), { recursive: true });
-  const stream = createWriteStream(file, { flags: 'a' });
-  const write = createGoalReporter({ verbose: true, write: (line) => stream.write(`${line}\n`) });
-  return { write, close: () => new Promise<void>((done) => stream.end(done)) };
 }
 
 /** The next iteration's prompt, from the saved progress if the goal has run before. Nothing is written. */

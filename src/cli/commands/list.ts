@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { liveTaskPath } from '../../app/task-context.js';
 import { ExitCode } from '../../core/errors.js';
 import type { GoalMode } from '../../core/goal-types.js';
 import { listRalphWorktrees, type RalphWorktree } from '../../git/ralph-worktrees.js';
@@ -11,7 +12,6 @@ import { isValidPrdName, runDir, runPaths, worktreesDir } from '../../state/layo
 import { locateProject } from '../../state/project-root.js';
 import { resolveTarget } from '../../state/resolve-target.js';
 import { firstLine } from '../format.js';
-import { liveTaskPath } from '../task-context.js';
 
 interface ListedPrd {
   kind: 'prd';

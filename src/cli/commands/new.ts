@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { resolveAgent, setUpAgent } from '../../agents/agent-setup.js';
 import { ExitCode, UsageError } from '../../core/errors.js';
 import { assertNoPrd, writeNewPrd } from '../../prd-writer/new-prd.js';
 import { describeEvent, describeOutcome } from '../../prd-writer/report.js';
@@ -8,7 +9,6 @@ import { displayPath, type WriterOutcome, type WriterRun } from '../../prd-write
 import { loadConfigOrThrow } from '../../state/config.js';
 import { prdPaths, validatePrdName } from '../../state/layout.js';
 import { findProjectRoot } from '../../state/project-root.js';
-import { resolveAgent, setUpAgent } from '../agent-setup.js';
 import type { PrdWriterOptions } from './prd-writer-options.js';
 
 export type { PrdWriterOptions };

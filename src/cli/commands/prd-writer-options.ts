@@ -1,7 +1,7 @@
 /** The options of `ralph new` and `ralph edit`, apart from the commands: the program loads a command only when it runs. */
 import { type Command, Option } from 'commander';
+import type { AgentChoice } from '../../agents/agent-setup.js';
 import { PROVIDERS } from '../../state/providers.js';
-import type { AgentChoice } from '../agent-setup.js';
 
 export interface PrdWriterOptions extends AgentChoice {
   /** A feature description file, `-` for stdin, or the description itself: write unattended. */

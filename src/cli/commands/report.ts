@@ -4,7 +4,7 @@ import { formatUsd as money } from '../../core/money.js';
 import { type RunState, readRunState } from '../../state/run-state.js';
 import { duration } from '../format.js';
 import { findGoalRun } from '../goal-target.js';
-import { openTaskContext } from '../task-context.js';
+import { openTaskContext } from '../open-target.js';
 import { goalReportCommand } from './goal-report.js';
 
 interface ReportRow {

@@ -1,11 +1,11 @@
+import { requireSharedRemote, withRole } from '../../app/role-session.js';
 import { ExitCode } from '../../core/errors.js';
 import { integrateRole } from '../../scale-out/integrate-role.js';
 import { planRole } from '../../scale-out/plan-role.js';
 import { loadConfigOrThrow } from '../../state/config.js';
+import { openTaskContext } from '../open-target.js';
 import { requireGitRepository } from '../require-git.js';
-import { requireSharedRemote, withRole } from '../role-session.js';
-import { openRunEmitter } from '../run-emitter.js';
-import { openTaskContext } from '../task-context.js';
+import { openRunSinks } from '../run-sinks.js';
 import { loadPromptTemplate } from './run.js';
 import type { RunOptions } from './run-options.js';
 
@@ -24,7 +24,7 @@ export async function planCommand(target: string | undefined, opts: PlanOptions)
   const ctx = await openTaskContext(target);
   const config = await loadConfigOrThrow(ctx.root);
   await requireSharedRemote(ctx.root, 'plan');
-  const log = openRunEmitter(ctx.target.runDir, { screen: false });
+  const log = openRunSinks(ctx.target.name, ctx.target.runDir, { screen: false });
   try {
     const plan = await withRole(
       ctx,
@@ -66,7 +66,7 @@ export async function integrateCommand(target: string | undefined, opts: Integra
   const ctx = await openTaskContext(target);
   const config = await loadConfigOrThrow(ctx.root);
   await requireSharedRemote(ctx.root, 'integrate');
-  const log = openRunEmitter(ctx.target.runDir, opts);
+  const log = openRunSinks(ctx.target.name, ctx.target.runDir, opts);
   try {
     const outcome = await withRole(
       ctx,
@@ -80,8 +80,8 @@ export async function integrateCommand(target: string | undefined, opts: Integra
       },
       integrateRole,
     );
-    if (opts.json) process.stdout.write(`${JSON.stringify({ type: 'integrate-finished', ...outcome })}\n`);
-    else {
+    log.emit({ type: 'integrate-finished', ...outcome });
+    if (!opts.json) {
       process.stdout.write(
         `landed ${outcome.landed.length > 0 ? outcome.landed.join(', ') : 'nothing'}; ${outcome.remaining} not landed; next: ${outcome.next}\n`,
       );

@@ -1,25 +1,7 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { PROVIDERS } from '../../state/providers.js';
 
-export interface RunOptions extends WorkspaceFlags {
-  agent?: string;
-  agentPath?: string;
-  model?: string;
-  maxIterations?: number;
-  timeout?: number;
-  idleTimeout?: number;
-  maxRetries?: number;
-  maxCost?: number;
-  story?: string;
-  resumeFrom?: string;
-  dryRun?: boolean;
-  headless?: boolean;
-  json?: boolean;
-  verbose?: boolean;
-  log?: string;
-  parallel?: number;
-  worker?: boolean;
-}
+export type { RunOptions, WorkspaceFlags } from '../../app/command-options.js';
 
 const positiveInt = (value: string): number => {
   const n = Number(value);
@@ -35,17 +17,6 @@ const positiveNumber = (value: string): number => {
 
 export const FORCE_HELP =
   "take the run's lock even if another run seems to hold it (only when you know that run is gone)";
-
-/** The workspace options of every loop command: where it runs, and what happens when it is done. */
-export interface WorkspaceFlags {
-  worktree?: boolean;
-  branch?: string;
-  allowDirty?: boolean;
-  /** Take the run's lock even if another run seems to hold it. */
-  force?: boolean;
-  push?: boolean;
-  pr?: boolean;
-}
 
 /**
  * `--worktree`/`--no-worktree`, `--branch`, `--allow-dirty`, `--force`,

@@ -1,16 +1,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { executeRun } from '../../app/execute-run.js';
+import { withInterrupts } from '../../app/interrupts.js';
+import { requireSharedRemote } from '../../app/role-session.js';
 import { STORY_PROMPT } from '../../core/embedded-prompts.js';
 import { UsageError } from '../../core/errors.js';
 import { loadConfigOrThrow } from '../../state/config.js';
 import { canDrawLive } from '../../ui/tui/can-draw-live.js';
 import { dryRun } from '../dry-run.js';
-import { executeRun } from '../execute-run.js';
-import { withInterrupts } from '../interrupts.js';
+import { openTaskContext } from '../open-target.js';
 import { requireGitRepository } from '../require-git.js';
-import { requireSharedRemote } from '../role-session.js';
-import { openRunEmitter } from '../run-emitter.js';
-import { openTaskContext } from '../task-context.js';
+import { openRunSinks, warnOnStderr } from '../run-sinks.js';
 import { isGoalFileTarget, runGoalFile } from './goal.js';
 import type { RunOptions } from './run-options.js';
 
@@ -33,7 +33,7 @@ export async function runCommand(target: string | undefined, opts: RunOptions): 
   if (opts.dryRun) return dryRun(ctx, config, opts, promptTemplate);
 
   if (opts.worker) await requireSharedRemote(ctx.root, 'run --worker');
-  const log = openRunEmitter(ctx.target.runDir, opts);
+  const log = openRunSinks(ctx.target.name, ctx.target.runDir, opts);
   const emit = log.emit;
   if (opts.worker) {
     const { runWorkerJob } = await import('./worker.js');
@@ -49,7 +49,8 @@ export async function runCommand(target: string | undefined, opts: RunOptions): 
   try {
     return await withInterrupts(
       (how) => emit({ type: 'stop-requested', how }),
-      ({ stop, kill }) => executeRun(ctx, config, opts, { promptTemplate, emit, stop, kill }),
+      ({ stop, kill }) =>
+        executeRun(ctx, config, opts, { promptTemplate, emit, stop, kill, warn: warnOnStderr }),
     );
   } finally {
     await log.close();

@@ -10,7 +10,7 @@ import { locateProject } from '../../state/project-root.js';
 import type { CurrentAttempt, RunState } from '../../state/run-state.js';
 import { duration, statusMark } from '../format.js';
 import { findGoalRun } from '../goal-run-target.js';
-import { openTaskContext } from '../task-context.js';
+import { openTaskContext } from '../open-target.js';
 
 /** The attempt a live run is on: the run state names it, the lock says whether that run is still going. */
 interface Running extends CurrentAttempt {

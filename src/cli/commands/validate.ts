@@ -1,4 +1,5 @@
 import { relative, sep } from 'node:path';
+import { showIssue } from '../../app/show-issue.js';
 import { ExitCode } from '../../core/errors.js';
 import { checkStoryQuality, type PreviousStory } from '../../core/story-quality.js';
 import type { ValidationIssue } from '../../core/validation-issue.js';
@@ -9,7 +10,6 @@ import { prdMdFormat } from '../../sources/prd-md-format.js';
 import { loadConfig } from '../../state/config.js';
 import { findProjectRoot } from '../../state/project-root.js';
 import { type ResolvedTarget, resolveTarget } from '../../state/resolve-target.js';
-import { showIssue } from '../show-issue.js';
 
 /**
  * Checks the task file and the config in one pass and says how many stories

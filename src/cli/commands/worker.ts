@@ -1,9 +1,9 @@
+import { withRole } from '../../app/role-session.js';
+import type { TaskContext } from '../../app/task-context.js';
 import { ExitCode } from '../../core/errors.js';
-import type { LoopEvent } from '../../loop/events.js';
+import type { RunEvent } from '../../events/run-event.js';
 import { type WorkerOutcome, workerRole } from '../../scale-out/worker-role.js';
 import type { Config } from '../../state/config.js';
-import { withRole } from '../role-session.js';
-import type { TaskContext } from '../task-context.js';
 import type { RunOptions } from './run-options.js';
 
 /**
@@ -17,7 +17,7 @@ export async function runWorkerJob(
   ctx: TaskContext,
   config: Config,
   opts: RunOptions,
-  io: { promptTemplate: string; emit(event: LoopEvent): void; close(): Promise<void> },
+  io: { promptTemplate: string; emit(event: RunEvent): void; close(): Promise<void> },
 ): Promise<number> {
   try {
     const storyId = opts.story ?? '';
@@ -28,9 +28,8 @@ export async function runWorkerJob(
       { command: 'run --worker', agent: 'required', promptTemplate: io.promptTemplate, emit: io.emit },
       (role) => workerRole(role, storyId),
     );
-    if (opts.json)
-      process.stdout.write(`${JSON.stringify({ type: 'worker-finished', storyId, ...outcome })}\n`);
-    else process.stdout.write(`${describe(storyId, outcome)}\n`);
+    io.emit({ type: 'worker-finished', storyId, ...outcome });
+    if (!opts.json) process.stdout.write(`${describe(storyId, outcome)}\n`);
     return exitCodeOf(outcome);
   } finally {
     await io.close();

@@ -47,10 +47,9 @@ const RELOAD_AFTER = new Set<SessionEvent['type']>([
   'run-finished',
   'branch-pushed',
   'pr-created',
-  // A goal run's steps change with each result; its progress file says how.
+  // A goal run's steps change with each result and failed iteration; its progress file says how.
   'goal-result',
-  'goal-iteration-failed',
-  'goal-finished',
+  'attempt-failed',
 ]);
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));

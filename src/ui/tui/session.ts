@@ -4,10 +4,8 @@
  * in memory. The TUI only reads these summaries and the event stream, and
  * asks for actions: it never touches files, git or processes itself.
  */
-import type { GoalMode } from '../../core/goal-types.js';
-import type { GoalEvent } from '../../goal/events.js';
-import type { GoalRunState } from '../../goal/goal-summary.js';
-import type { LoopEvent } from '../../loop/events.js';
+import type { GoalMode, GoalRunState } from '../../core/goal-types.js';
+import type { RunEvent } from '../../events/run-event.js';
 import type { Provider } from '../../state/config-schema.js';
 
 /** ✓ done, ● in progress, ○ todo, ✗ parked (retries used up in an earlier run). */
@@ -77,7 +75,7 @@ export interface HookTaskLine {
 }
 
 /** Everything `subscribe` delivers: the engine's events (a PRD loop's or a goal run's), push and pull request included. */
-export type SessionEvent = LoopEvent | GoalEvent;
+export type SessionEvent = RunEvent;
 
 /** The part of `.ralph/config.yaml` the settings screen edits. */
 export interface TuiSettings {

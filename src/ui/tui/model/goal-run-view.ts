@@ -5,10 +5,10 @@
  * What a goal iteration shares with a story attempt (the agent's stream,
  * its spend) is passed on as the story loop's own event. Pure.
  */
-import { describeGoalEvent } from '../../../goal/reporter.js';
-import type { HookEvent } from '../../../loop/hooks-types.js';
+
+import type { HookEvent } from '../../../events/run-event.js';
+import { describeEvent } from '../../plain-reporter.js';
 import type { HookTaskLine, PrdSummary, SessionEvent } from '../session.js';
-import type { GoalOnlyEvent } from './goal-event.js';
 import { note, type Tone } from './log-cards.js';
 import { endRun, type RunView, startRun } from './run-view.js';
 
@@ -54,59 +54,46 @@ export function withHookTask(lines: readonly HookTaskLine[], event: HookEvent): 
 
 const firstLine = (text: string): string => (text.trim().split('\n')[0] ?? '').trim();
 
-const TONE: Partial<Record<GoalOnlyEvent['type'], Tone>> = {
+const TONE: Partial<Record<SessionEvent['type'], Tone>> = {
   'goal-result': 'good',
-  'goal-iteration-failed': 'bad',
+  'attempt-failed': 'bad',
   'goal-complete-refused': 'warn',
   'goal-warning': 'warn',
-  'goal-rolled-back': 'warn',
-  'goal-recovered': 'warn',
+  'rolled-back': 'warn',
+  recovered: 'warn',
 };
 
 /**
- * Folds one goal event into the run view. `delegate` is the story loop's
- * reducer, for what both loops share: the agent's stream and its spend.
+ * Folds one of a goal run's own events into the run view; what every run
+ * says alike (the agent's stream, its spend, a rate limit) the story
+ * runners' reducer folds, for the step in flight.
  */
 export function reduceGoalEvent(
   run: RunView,
   summary: PrdSummary,
-  event: GoalOnlyEvent,
+  event: SessionEvent,
   nowMs: number,
-  delegate: (run: RunView, summary: PrdSummary, event: SessionEvent, nowMs: number) => RunView,
 ): RunView {
-  const stepId = run.current?.storyId ?? '';
-  if (event.type === 'goal-agent-event') {
-    return delegate(
-      run,
-      summary,
-      { type: 'agent-event', iteration: event.iteration, storyId: stepId, event: event.event },
-      nowMs,
-    );
-  }
-  if (event.type === 'goal-rate-limited') {
-    // Not counted against the limit, as a story's attempt is not: the iteration runs again.
-    const { type: _type, ...limit } = event;
-    return delegate(run, summary, { type: 'rate-limited', ...limit, storyId: stepId }, nowMs);
-  }
-  if (event.type === 'goal-usage') {
-    const { type: _type, ...usage } = event;
-    return delegate(run, summary, { type: 'usage', ...usage, storyId: stepId }, nowMs);
-  }
-  const text = describeGoalEvent(event, false);
+  const text = describeEvent(event, false);
   const next: RunView =
     text === null ? run : { ...run, log: note(run.log, TONE[event.type] ?? 'info', firstLine(text)) };
   switch (event.type) {
-    case 'goal-started':
+    case 'run-started': {
+      const goal = event.goal;
+      if (goal === undefined) return next;
       return startRun(next, summary, nowMs, {
         // The goal loop's limit is the last iteration it may start, over every session.
-        maxIterations: Math.max(0, event.maxIterations - event.iterationsBefore),
-        iteration: event.iterationsBefore,
+        maxIterations: Math.max(0, event.maxIterations - goal.iterationsBefore),
+        iteration: goal.iterationsBefore,
         agent: event.agent,
-        activity: `${event.resumed ? 'resuming' : 'starting'}: ${event.steps.completed}/${event.steps.total} steps done`,
+        activity: `${event.resumed ? 'resuming' : 'starting'}: ${goal.steps.completed}/${goal.steps.total} steps done`,
       });
-    case 'goal-iteration-started': {
-      const id = event.step?.id ?? event.mode;
-      const title = event.step ? firstLine(event.step.prompt) : event.mode;
+    }
+    case 'iteration-started': {
+      const mode = event.mode;
+      if (mode === undefined) return next;
+      const id = event.step?.id ?? mode;
+      const title = event.step ? firstLine(event.step.prompt) : mode;
       const before = event.step ? next.stories[event.step.id] : undefined;
       const stories = event.step
         ? {
@@ -121,7 +108,7 @@ export function reduceGoalEvent(
       return {
         ...next,
         phase: 'running',
-        mode: event.mode,
+        mode,
         iteration: event.iteration,
         counted: run.counted + 1,
         stories,
@@ -136,7 +123,7 @@ export function reduceGoalEvent(
           agentRunning: true,
           retry: null,
         },
-        activity: `${event.mode}${event.step ? ` ${event.step.id}: ${title}` : ''}`,
+        activity: `${mode}${event.step ? ` ${event.step.id}: ${title}` : ''}`,
       };
     }
     case 'goal-result': {
@@ -146,11 +133,11 @@ export function reduceGoalEvent(
       }
       return { ...next, stories, activity: `✓ iteration ${event.iteration}: ${firstLine(event.summary)}` };
     }
-    case 'goal-iteration-failed':
+    case 'attempt-failed':
       return { ...next, activity: `✗ iteration ${event.iteration} failed: ${firstLine(event.reason)}` };
-    case 'goal-finished':
+    case 'run-finished':
       return {
-        ...endRun(next, run, nowMs, { ...event, parked: [] }),
+        ...endRun(next, run, nowMs, event),
         mode: event.reason === 'goal-complete' ? null : run.mode,
       };
     default:

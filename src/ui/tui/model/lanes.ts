@@ -5,9 +5,10 @@
  * Pure: the time of each event is passed in.
  */
 
-import type { LoopEvent } from '../../../loop/events.js';
+import type { RunEvent } from '../../../events/run-event.js';
 import { firstLine } from '../../plain-reporter.js';
 import type { SessionEvent } from '../session.js';
+import { attemptOf } from './goal-event.js';
 
 export interface WorkerLane {
   storyId: string;
@@ -58,7 +59,7 @@ export function reduceLanes(lanes: Lanes | null, event: SessionEvent, nowMs: num
 }
 
 /** The worker's lane after `event`, or null when its attempt is over. */
-function workerLane(lane: WorkerLane | undefined, event: LoopEvent, nowMs: number): WorkerLane | null {
+function workerLane(lane: WorkerLane | undefined, event: RunEvent, nowMs: number): WorkerLane | null {
   const storyId = event.storyId ?? lane?.storyId ?? '';
   const base: WorkerLane = lane ?? {
     storyId,
@@ -77,10 +78,7 @@ function workerLane(lane: WorkerLane | undefined, event: LoopEvent, nowMs: numbe
     case 'iteration-started':
       return {
         ...base,
-        storyId: event.storyId,
-        title: event.title,
-        attempt: event.attempt,
-        maxAttempts: event.maxAttempts,
+        ...attemptOf(event),
         startedAtMs: nowMs,
         activity: 'agent starting',
       };
@@ -108,7 +106,7 @@ function workerLane(lane: WorkerLane | undefined, event: LoopEvent, nowMs: numbe
   }
 }
 
-function mergeLane(merge: MergeLane, event: LoopEvent, nowMs: number): MergeLane {
+function mergeLane(merge: MergeLane, event: RunEvent, nowMs: number): MergeLane {
   switch (event.type) {
     case 'integration-started':
       return {

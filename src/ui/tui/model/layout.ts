@@ -31,18 +31,8 @@ export function computeLayout(size: Size): Layout {
   const narrow = columns < NARROW_BELOW;
   const bodyHeight = Math.max(4, rows - 1 - CHROME_LINES);
   const pageSize = Math.max(1, bodyHeight - 1);
-  if (narrow) {
-    const listHeight = Math.max(3, Math.min(bodyHeight - 3, Math.floor(bodyHeight * 0.45)));
-    return {
-      columns,
-      rows,
-      narrow,
-      bodyHeight,
-      pageSize,
-      list: { columns, rows: listHeight },
-      details: { columns, rows: bodyHeight - listHeight },
-    };
-  }
+  // Narrow: the list above the details; wide: side by side.
+  const listHeight = Math.max(3, Math.min(bodyHeight - 3, Math.floor(bodyHeight * 0.45)));
   const listWidth = Math.max(30, Math.min(60, Math.round(columns * 0.42)));
   return {
     columns,
@@ -50,8 +40,10 @@ export function computeLayout(size: Size): Layout {
     narrow,
     bodyHeight,
     pageSize,
-    list: { columns: listWidth, rows: bodyHeight },
-    details: { columns: columns - listWidth, rows: bodyHeight },
+    list: narrow ? { columns, rows: listHeight } : { columns: listWidth, rows: bodyHeight },
+    details: narrow
+      ? { columns, rows: bodyHeight - listHeight }
+      : { columns: columns - listWidth, rows: bodyHeight },
   };
 }
 

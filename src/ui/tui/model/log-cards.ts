@@ -4,10 +4,10 @@
  * for what the loop did. Pure; kept in a ring so memory stays bounded.
  */
 import type { AgentEvent } from '../../../agents/agent-event.js';
-import type { LoopEvent } from '../../../loop/events.js';
+import type { RunEvent } from '../../../events/run-event.js';
 import { describeEvent, describeRetry } from '../../plain-reporter.js';
 import type { SessionEvent } from '../session.js';
-import { isGoalOnlyEvent } from './goal-event.js';
+import { attemptOf, isGoalFlavoured } from './goal-event.js';
 import { emptyRing, pushRing, type Ring, updateLast } from './ring.js';
 
 export type Tone = 'info' | 'good' | 'bad' | 'warn';
@@ -65,17 +65,14 @@ export const note = (log: LogState, tone: Tone, text: string): LogState =>
 
 export function logEvent(log: LogState, event: SessionEvent): LogState {
   // A goal run's own events are logged by its view (goal-run-view.ts).
-  if (isGoalOnlyEvent(event)) return log;
+  if (isGoalFlavoured(event)) return log;
   switch (event.type) {
     case 'iteration-started':
       return add(log, {
         kind: 'iteration',
         seq: log.nextSeq,
         iteration: event.iteration,
-        storyId: event.storyId,
-        title: event.title,
-        attempt: event.attempt,
-        maxAttempts: event.maxAttempts,
+        ...attemptOf(event),
       });
     case 'agent-event':
       return logAgentEvent(log, event.event);
@@ -147,7 +144,7 @@ function logAgentEvent(log: LogState, event: AgentEvent): LogState {
   }
 }
 
-function toneOf(event: LoopEvent): Tone {
+function toneOf(event: RunEvent): Tone {
   switch (event.type) {
     case 'story-passed':
     case 'branch-pushed':

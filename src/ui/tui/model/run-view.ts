@@ -4,11 +4,10 @@
  */
 import type { RetryEvent } from '../../../agents/agent-event.js';
 import type { GoalMode } from '../../../core/goal-types.js';
-import type { GoalStopReason } from '../../../goal/events.js';
-import type { StopReason } from '../../../loop/events.js';
+import type { GoalStopReason, StopReason } from '../../../events/run-event.js';
 import { describeRetry } from '../../plain-reporter.js';
 import type { HookTaskLine, PrdSummary, SessionEvent, StoryState } from '../session.js';
-import { isGoalOnlyEvent } from './goal-event.js';
+import { attemptOf, isGoalFlavoured } from './goal-event.js';
 import { reduceGoalEvent, withHookTask } from './goal-run-view.js';
 import { type Lanes, reduceLanes } from './lanes.js';
 import { emptyLog, type LogState, logEvent, note } from './log-cards.js';
@@ -158,6 +157,7 @@ function storiesFrom(summary: PrdSummary): Record<string, StoryRunView> {
 const firstLine = (text: string): string => (text.trim().split('\n')[0] ?? '').trim();
 
 function patchStory(run: RunView, id: string, change: (s: StoryRunView) => StoryRunView): RunView {
+  if (id === '') return run;
   const before = run.stories[id] ?? { attempts: 0, costUsd: 0, durationMs: 0 };
   return { ...run, stories: { ...run.stories, [id]: change(before) } };
 }
@@ -192,7 +192,7 @@ export function reloadedRun(run: RunView, summary: PrdSummary): RunView {
 }
 
 export function reduceRun(run: RunView, summary: PrdSummary, event: SessionEvent, nowMs: number): RunView {
-  if (isGoalOnlyEvent(event)) return reduceGoalEvent(run, summary, event, nowMs, reduceRun);
+  if (isGoalFlavoured(event)) return reduceGoalEvent(run, summary, event, nowMs);
   const log = tuiNote(run, event) ?? logEvent(run.log, event);
   const next = { ...run, log, lanes: reduceLanes(run.lanes, event, nowMs) };
   const step = stepOf(event);
@@ -206,11 +206,12 @@ export function reduceRun(run: RunView, summary: PrdSummary, event: SessionEvent
         activity: `${event.resumed ? 'resuming' : 'starting'}: ${event.remaining} stor${event.remaining === 1 ? 'y' : 'ies'} left`,
       });
     case 'iteration-started': {
+      const { storyId, title, attempt, maxAttempts } = attemptOf(event);
       // In a parallel run other stories are in progress too.
       const stories = event.worker === undefined ? clearInProgress(next.stories) : next.stories;
-      const started = patchStory({ ...next, stories }, event.storyId, (s) => ({
+      const started = patchStory({ ...next, stories }, storyId, (s) => ({
         ...s,
-        attempts: event.attempt,
+        attempts: attempt,
         state: 'in-progress',
       }));
       return {
@@ -219,16 +220,16 @@ export function reduceRun(run: RunView, summary: PrdSummary, event: SessionEvent
         iteration: event.iteration,
         counted: run.counted + 1,
         current: {
-          storyId: event.storyId,
-          title: event.title,
-          attempt: event.attempt,
-          maxAttempts: event.maxAttempts,
+          storyId,
+          title,
+          attempt,
+          maxAttempts,
           startedAtMs: nowMs,
           heardAtMs: nowMs,
           agentRunning: true,
           retry: null,
         },
-        activity: `working on ${event.storyId} ${event.title} (attempt ${event.attempt}/${event.maxAttempts})`,
+        activity: `working on ${storyId} ${title} (attempt ${attempt}/${maxAttempts})`,
       };
     }
     case 'agent-event':
@@ -246,10 +247,15 @@ export function reduceRun(run: RunView, summary: PrdSummary, event: SessionEvent
       }));
     }
     case 'usage':
-      return patchStory({ ...next, costUsd: run.costUsd + event.costUsd }, event.storyId, (s) => ({
-        ...s,
-        costUsd: s.costUsd + event.costUsd,
-      }));
+      // A goal iteration's spend is its step's.
+      return patchStory(
+        { ...next, costUsd: run.costUsd + event.costUsd },
+        event.storyId ?? run.current?.storyId ?? '',
+        (s) => ({
+          ...s,
+          costUsd: s.costUsd + event.costUsd,
+        }),
+      );
     case 'check-started':
       return { ...next, activity: `check: ${event.command}` };
     case 'story-passed':
@@ -265,7 +271,7 @@ export function reduceRun(run: RunView, summary: PrdSummary, event: SessionEvent
       };
     case 'attempt-failed':
       return {
-        ...patchStory(next, event.storyId, (s) => ({ ...s, lastFailure: event.reason })),
+        ...patchStory(next, event.storyId ?? '', (s) => ({ ...s, lastFailure: event.reason })),
         activity: `✗ ${event.storyId} attempt ${event.attempt} failed: ${firstLine(event.reason)}`,
       };
     case 'story-parked':

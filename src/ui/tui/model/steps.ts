@@ -3,7 +3,7 @@
  * shows with their progress: push and pull request (engine events), merge and
  * clean (the user's keys).
  */
-import type { LoopEvent } from '../../../loop/events.js';
+import type { RunEvent } from '../../../events/run-event.js';
 
 export type StepName = 'push' | 'pull-request' | 'merge' | 'clean';
 
@@ -17,7 +17,7 @@ export interface StepView {
 export type Steps = Readonly<Partial<Record<StepName, StepView>>>;
 
 /** The step a push / pull-request event moves, or null for any other event. */
-export function stepOf(event: LoopEvent): { name: StepName; step: StepView } | null {
+export function stepOf(event: RunEvent): { name: StepName; step: StepView } | null {
   switch (event.type) {
     case 'push-started':
       return { name: 'push', step: { status: 'running', detail: `pushing ${event.branch}` } };

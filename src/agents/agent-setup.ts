@@ -1,0 +1,64 @@
+import { ExitCode, RalphError, UsageError } from '../core/errors.js';
+import type { Config } from '../state/config.js';
+import { PROVIDERS, type Provider, ProviderSchema } from '../state/config-schema.js';
+import type { AgentSetup } from './adapter.js';
+import { resolveBinary } from './binary.js';
+import { adapterNames, getAdapter } from './registry.js';
+
+/** The command-line choices that pick the agent (`--agent`, `--agent-path`, `--model`). */
+export interface AgentChoice {
+  agent?: string;
+  agentPath?: string;
+  model?: string;
+}
+
+/**
+ * The agent to run: flag, then environment (RALPH_AGENT, RALPH_AGENT_PATH),
+ * then config, then the adapter's default. Checks only that the binary
+ * exists; `setUpAgent` also runs the adapter's preflight for headless runs.
+ */
+export async function resolveAgent(config: Config, choice: AgentChoice): Promise<AgentSetup> {
+  const provider = parseProvider(choice.agent ?? process.env.RALPH_AGENT ?? config.agent.provider);
+  const adapter = getAdapter(provider);
+  if (!adapter) {
+    throw new UsageError(
+      `agent "${provider}" is not supported yet (available: ${adapterNames().join(', ')})`,
+    );
+  }
+  const env: NodeJS.ProcessEnv = { ...process.env, ...(config.agent.env[provider] ?? {}) };
+  const wanted =
+    choice.agentPath ?? process.env.RALPH_AGENT_PATH ?? config.agent.path ?? adapter.defaultBinary;
+  const binaryPath = await resolveBinary(wanted, env);
+  if (!binaryPath) {
+    throw new RalphError(`${adapter.displayName} not found: ${wanted}`, 'agent-missing', ExitCode.Usage, [
+      'install it, or point --agent-path / RALPH_AGENT_PATH / agent.path in .ralph/config.yaml at it',
+    ]);
+  }
+  const model = choice.model ?? config.agent.model ?? undefined;
+  return {
+    adapter,
+    binaryPath,
+    ...(model ? { model } : {}),
+    extraArgs: config.agent.args[provider] ?? [],
+    env,
+  };
+}
+
+/** `resolveAgent` plus the adapter's preflight: what an unattended (headless) run needs. */
+export async function setUpAgent(config: Config, choice: AgentChoice): Promise<AgentSetup> {
+  const setup = await resolveAgent(config, choice);
+  const preflight = await setup.adapter.preflight({
+    binaryPath: setup.binaryPath,
+    env: setup.env,
+    isRoot: process.getuid?.() === 0,
+  });
+  if (!preflight.ok) throw new RalphError(preflight.reason, 'agent-unusable', ExitCode.Usage);
+  return setup;
+}
+
+export function parseProvider(name: string): Provider {
+  const parsed = ProviderSchema.safeParse(name);
+  if (!parsed.success)
+    throw new UsageError(`unknown agent "${name}" (choose one of ${PROVIDERS.join(', ')})`);
+  return parsed.data;
+}

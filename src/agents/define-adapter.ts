@@ -1,0 +1,80 @@
+/**
+ * An agent adapter declared as data: how the CLI is installed, which flags
+ * make it run unattended and stream JSON, how the model and the prompt are
+ * passed, and its stream parser. The invocation and the preflight are built
+ * from that here, the same way for every CLI.
+ */
+import type {
+  AgentAdapter,
+  Invocation,
+  InvocationOptions,
+  PreflightContext,
+  PreflightResult,
+  StreamParser,
+} from './adapter.js';
+import { checkBinary } from './preflight-binary.js';
+
+/**
+ * Linux caps one argv string at 128 KiB (MAX_ARG_STRLEN); a prompt near that
+ * goes on stdin instead, where the CLI reads it when no prompt argument is given.
+ */
+export const MAX_PROMPT_ARG_BYTES = 100_000;
+
+/** How the prompt reaches the CLI. Never through a shell. */
+export type PromptPassing =
+  /** Always on stdin: no size limit, no leading-dash problem. */
+  | { kind: 'stdin' }
+  /**
+   * As arguments (`args`: e.g. `['--', prompt]`, so a prompt starting with
+   * `-` is not an option), or on stdin with `stdinArgs` when it is too long for one argv string.
+   */
+  | { kind: 'argument'; args: (prompt: string) => string[]; stdinArgs?: readonly string[] };
+
+export interface AdapterSpec {
+  /** The provider name used in config and on the command line, e.g. `claude`. */
+  name: string;
+  displayName: string;
+  /** The binary looked up on PATH when no agent path is configured. */
+  defaultBinary: string;
+  /** How to get the CLI, said when it is missing. */
+  install: string;
+  /** The flags of a headless, unattended run with a JSON stream. */
+  baseArgs: readonly string[];
+  /** The flag that picks the model; null when the CLI picks it itself (a configured model is not passed). */
+  modelFlag: string | null;
+  prompt: PromptPassing;
+  createParser(): StreamParser;
+  /** What the CLI needs beyond answering `--version` (a login, root rules, its home folder); null when ready. */
+  ready?(ctx: PreflightContext): Promise<PreflightResult | null> | PreflightResult | null;
+}
+
+export function buildInvocation(spec: AdapterSpec, opts: InvocationOptions): Invocation {
+  const args = [...spec.baseArgs];
+  if (opts.model && spec.modelFlag !== null) args.push(spec.modelFlag, opts.model);
+  args.push(...(opts.extraArgs ?? []));
+  const { prompt } = spec;
+  if (prompt.kind === 'stdin' || Buffer.byteLength(opts.prompt, 'utf8') > MAX_PROMPT_ARG_BYTES) {
+    const stdinArgs = prompt.kind === 'argument' ? (prompt.stdinArgs ?? []) : [];
+    return { args: [...args, ...stdinArgs], env: {}, stdin: { text: opts.prompt } };
+  }
+  return { args: [...args, ...prompt.args(opts.prompt)], env: {}, stdin: 'ignore' };
+}
+
+async function preflight(spec: AdapterSpec, ctx: PreflightContext): Promise<PreflightResult> {
+  const found = await checkBinary(ctx, { displayName: spec.displayName, install: spec.install });
+  if (!found.ok) return found;
+  const refused = (await spec.ready?.(ctx)) ?? null;
+  if (refused !== null && !refused.ok) return refused;
+  return { ok: true, version: found.version };
+}
+
+export function defineAdapter(spec: AdapterSpec): AgentAdapter {
+  return {
+    name: spec.name,
+    displayName: spec.displayName,
+    defaultBinary: spec.defaultBinary,
+    buildInvocation: (opts) => buildInvocation(spec, opts),
+    createParser: spec.createParser,
+    preflight: (ctx) => preflight(spec, ctx),
+  };
+}

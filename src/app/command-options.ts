@@ -1,0 +1,56 @@
+/** What the loop commands were asked to do, as the command line parsed it (`src/cli` builds these). */
+
+/** The workspace options of every loop command: where it runs, and what happens when it is done. */
+export interface WorkspaceFlags {
+  worktree?: boolean;
+  branch?: string;
+  allowDirty?: boolean;
+  /** Take the run's lock even if another run seems to hold it. */
+  force?: boolean;
+  push?: boolean;
+  pr?: boolean;
+}
+
+export interface RunOptions extends WorkspaceFlags {
+  agent?: string;
+  agentPath?: string;
+  model?: string;
+  maxIterations?: number;
+  timeout?: number;
+  idleTimeout?: number;
+  maxRetries?: number;
+  maxCost?: number;
+  story?: string;
+  resumeFrom?: string;
+  dryRun?: boolean;
+  headless?: boolean;
+  json?: boolean;
+  verbose?: boolean;
+  log?: string;
+  parallel?: number;
+  worker?: boolean;
+}
+
+export interface GoalOptions extends WorkspaceFlags {
+  file?: string;
+  name?: string;
+  criterion?: string[];
+  minIterations?: number;
+  idleThreshold?: number;
+  agent?: string;
+  agentPath?: string;
+  model?: string;
+  maxIterations?: number;
+  timeout?: number;
+  idleTimeout?: number;
+  maxRetries?: number;
+  maxCost?: number;
+  dryRun?: boolean;
+  headless?: boolean;
+  json?: boolean;
+  verbose?: boolean;
+  log?: string;
+}
+
+/** Iterations a goal run may use when neither the command line, the goal file nor the config says. */
+export const DEFAULT_GOAL_MAX_ITERATIONS = 50;

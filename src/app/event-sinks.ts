@@ -1,0 +1,70 @@
+import { appendFileSync, createWriteStream, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { RunEvent, RunEventRecord, RunEventRecordSink, RunEventSink } from '../events/run-event.js';
+import { runFiles } from '../state/layout.js';
+import { createPlainReporter } from '../ui/plain-reporter.js';
+
+/** Who watches a run, besides its own files. The writers come from `src/cli`, which alone prints. */
+export interface EventSinkOptions {
+  /** The run the events belong to: the PRD's or the goal run's name. */
+  run: string;
+  /** `.ralph/runs/<name>/`: its `events.jsonl` always, and `ralph.log` unless `log` says where. */
+  runDir: string;
+  /** The human-readable, timestamped log (`-l`); default `ralph.log` in the run folder. */
+  log?: string;
+  /** `--json`: each event as one NDJSON line. */
+  json?: (line: string) => void;
+  /** Plain lines (`-v` adds the agent's own text). */
+  plain?: { write: (line: string) => void; verbose: boolean };
+  /** The TUI, or anything else in this process that follows the run. */
+  listeners?: readonly RunEventRecordSink[];
+  now?: () => Date;
+}
+
+export interface EventSinks {
+  /** What runners emit to: stamped with its time and run, then handed to every sink in order. */
+  emit: RunEventSink;
+  /** Flushes the log; the event log is written synchronously and needs nothing. */
+  close(): Promise<void>;
+}
+
+/**
+ * The one place a run's events fan out: `events.jsonl` (complete enough for
+ * another process to follow the run from it alone), `ralph.log`, the screen
+ * (`--json` or plain lines) and in-process listeners such as the TUI. Adding
+ * a consumer is one more entry here.
+ */
+export function openEventSinks(options: EventSinkOptions): EventSinks {
+  const now = options.now ?? (() => new Date());
+  const sinks: RunEventRecordSink[] = [eventLogSink(runFiles(options.runDir).events)];
+  const log = humanLog(options.log ?? runFiles(options.runDir).log);
+  sinks.push(log.write);
+  if (options.json) sinks.push(jsonSink(options.json));
+  if (options.plain) sinks.push(createPlainReporter(options.plain));
+  sinks.push(...(options.listeners ?? []));
+  return {
+    emit: (event: RunEvent) => {
+      const record: RunEventRecord = { at: now().toISOString(), run: options.run, ...event };
+      for (const sink of sinks) sink(record);
+    },
+    close: log.close,
+  };
+}
+
+/** `events.jsonl`: one line per event, appended synchronously so order is kept and a kill loses no line before it. */
+function eventLogSink(file: string): RunEventRecordSink {
+  mkdirSync(path.dirname(file), { recursive: true });
+  return (record) => appendFileSync(file, `${JSON.stringify(record)}\n`);
+}
+
+function jsonSink(write: (line: string) => void): RunEventRecordSink {
+  return (record) => write(`${JSON.stringify(record)}\n`);
+}
+
+/** The human-readable, timestamped run log: every event, verbose. */
+function humanLog(file: string): { write: RunEventRecordSink; close(): Promise<void> } {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const stream = createWriteStream(file, { flags: 'a' });
+  const write = createPlainReporter({ verbose: true, write: (line) => stream.write(`${line}\n`) });
+  return { write, close: () => new Promise<void>((resolve) => stream.end(resolve)) };
+}

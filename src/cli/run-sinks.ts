@@ -1,0 +1,39 @@
+import { type EventSinks, openEventSinks } from '../app/event-sinks.js';
+import type { RunEventRecordSink } from '../events/run-event.js';
+
+/** The output flags of the loop commands. */
+export interface OutputFlags {
+  json?: boolean;
+  verbose?: boolean;
+  log?: string;
+}
+
+const stdout = (line: string) => process.stdout.write(line);
+
+/**
+ * A run's events on this terminal: NDJSON (`--json`), plain lines, or
+ * (`screen: false`, the TUI) nothing but the listeners; always the run's
+ * `events.jsonl` and log.
+ */
+export function openRunSinks(
+  run: string,
+  runDir: string,
+  flags: OutputFlags & { screen?: boolean; listeners?: readonly RunEventRecordSink[] },
+): EventSinks {
+  const screen = flags.screen !== false;
+  return openEventSinks({
+    run,
+    runDir,
+    ...(flags.log !== undefined ? { log: flags.log } : {}),
+    ...(screen && flags.json ? { json: stdout } : {}),
+    ...(screen && !flags.json
+      ? { plain: { verbose: flags.verbose ?? false, write: (line: string) => stdout(`${line}\n`) } }
+      : {}),
+    ...(flags.listeners ? { listeners: flags.listeners } : {}),
+  });
+}
+
+/** A warning before the run starts, on stderr with ralph's prefix. */
+export const warnOnStderr = (message: string): void => {
+  process.stderr.write(`ralph: ${message}\n`);
+};

@@ -1,0 +1,60 @@
+/** What only runs that land stories do: stories verified on their own branch, then landed one at a time. */
+import { z } from 'zod';
+import { StoryVerdictSchema } from '../core/story-verdict.js';
+
+export const PARALLEL_EVENTS = [
+  z.object({ type: z.literal('parallel-started'), workers: z.number(), prdBranch: z.string() }),
+  z.object({
+    type: z.literal('story-verified'),
+    storyId: z.string(),
+    attempt: z.number(),
+    branch: z.string(),
+    commits: z.number(),
+  }),
+  z.object({
+    type: z.literal('integration-started'),
+    storyId: z.string(),
+    onto: z.string(),
+    queued: z.number(),
+  }),
+  z.object({
+    type: z.literal('integration-failed'),
+    storyId: z.string(),
+    kind: z.enum(['conflict', 'check-failed']),
+    files: z.array(z.string()),
+    landedMeanwhile: z.array(z.string()),
+  }),
+] as const;
+
+/** The last event of a role job (`ralph run --worker`, `ralph integrate`): what became of its work. */
+export const ROLE_EVENTS = [
+  z.object({
+    type: z.literal('worker-finished'),
+    storyId: z.string(),
+    kind: z.enum([
+      'verified',
+      'already-verified',
+      'already-landed',
+      'not-ready',
+      'parked',
+      'rate-limited',
+      'aborted',
+    ]),
+    branch: z.string().optional(),
+    verdict: StoryVerdictSchema.optional(),
+    attempts: z.number().optional(),
+    reason: z.string().optional(),
+  }),
+  z.object({
+    type: z.literal('integrate-finished'),
+    /** Landed by this run, in order. */
+    landed: z.array(z.string()),
+    /** Verified work the PRD branch could not take (conflict, gates): sent back to be worked again. */
+    rejected: z.array(z.string()),
+    /** Stopped by an interrupt before the queue was empty. */
+    aborted: z.boolean(),
+    /** After this run: stories not landed, and what a next round would do. */
+    remaining: z.number(),
+    next: z.enum(['pull-request', 'dispatch', 'stop']),
+  }),
+] as const;
