@@ -123,7 +123,11 @@ export function scanPrdMd(text: string, file: string): PrdMdScan {
   /** The end of heading k's section: the next heading of its level or higher. */
   const sectionEnd = (k: number): number => {
     const level = headings[k]?.level ?? 1;
-    return headings.find((h, j) => j > k && h.level <= level)?.index ?? read.length;
+    for (let j = k + 1; j < headings.length; j++) {
+      const h = headings[j];
+      if (h && h.level <= level) return h.index;
+    }
+    return read.length;
   };
 
   const titleAt = headings.findIndex((h) => h.level === 1);
