@@ -20,6 +20,12 @@ export interface Story {
   dependsOn: string[];
   notes?: string;
   /**
+   * Fields of the story's prd.json entry that ralph does not use itself
+   * (ralph-tui's `labels`, `completionNotes`, `metadata`, anything else), in
+   * their order, so a conversion keeps them.
+   */
+  otherFields?: Record<string, unknown>;
+  /**
    * Position in the source's natural order (file order for PRDs, epic/story
    * number for spec directories). Ties in priority are broken by it.
    */
@@ -44,6 +50,20 @@ export interface Prd {
   branchLocation?: SourceLocation;
   description?: string;
   stories: Story[];
+  /** Top-level fields of a prd.json that ralph does not use itself, in their order. */
+  otherFields?: Record<string, unknown>;
+  /**
+   * A prd.md's text outside its stories (Overview, Goals, Non-Goals,
+   * Functional Requirements, grouping headings, ...), verbatim and in order,
+   * so a conversion to prd.json and back keeps it.
+   */
+  sections?: PrdSection[];
+}
+
+export interface PrdSection {
+  markdown: string;
+  /** The story this text comes right before; none: after the last story. */
+  beforeStory?: string;
 }
 
 export const isPassed = (story: Story): boolean => story.status === 'done';

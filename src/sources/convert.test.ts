@@ -157,3 +157,118 @@ describe('convert', () => {
     );
   });
 });
+
+describe('convert loses nothing', () => {
+  const tuiJson = `${JSON.stringify(
+    {
+      name: 'Labels',
+      branchName: 'feature/labels',
+      metadata: { createdAt: '2026-01-29', sourcePrd: 'tasks/prd.md' },
+      userStories: [
+        {
+          id: 'FEAT-1-1',
+          title: 'First',
+          acceptanceCriteria: ['Works -- even with <b>tags</b> and **stars**'],
+          priority: 12,
+          passes: true,
+          labels: ['ui', 'p1'],
+          completionNotes: 'Checked by hand --> fine',
+          metadata: { points: 3 },
+        },
+        {
+          id: 'US-002',
+          title: 'Second',
+          acceptanceCriteria: [],
+          priority: 2,
+          passes: false,
+          dependsOn: ['FEAT-1-1'],
+        },
+      ],
+    },
+    null,
+    2,
+  )}\n`;
+
+  it("json -> md -> json keeps ralph-tui's labels, completionNotes, metadata and the top-level metadata", () => {
+    const md = prdToMarkdown(prdOf(parsePrdJson(tuiJson, 'prd.json')));
+    const back = JSON.parse(prdToJson(prdOf(parsePrdMd(md, 'prd.md'))));
+    const original = JSON.parse(tuiJson);
+    expect(back.metadata).toEqual(original.metadata);
+    expect(back.userStories[0]).toMatchObject({
+      labels: ['ui', 'p1'],
+      completionNotes: 'Checked by hand --> fine',
+      metadata: { points: 3 },
+      acceptanceCriteria: ['Works -- even with <b>tags</b> and **stars**'],
+      priority: 12,
+    });
+    expect(back.project).toBe('Labels');
+  });
+
+  it('carries those fields in one comment before the first story, where Chief and ralph-tui read nothing', () => {
+    const md = prdToMarkdown(prdOf(parsePrdJson(tuiJson, 'prd.json')));
+    const comment = md.slice(md.indexOf('<!-- ralph:'), md.indexOf('-->') + 3);
+    expect(md.indexOf('## User Stories')).toBeLessThan(md.indexOf('<!-- ralph:'));
+    expect(md.indexOf('-->')).toBeLessThan(md.indexOf('### Feature 1.1: First'));
+    expect(comment.slice(4, -3)).not.toMatch(/--|[*<>]/);
+  });
+
+  it('writes FEAT-1-1 as ralph-tui writes it and a priority past 9 as +12, which ralph-tui does not misread', () => {
+    const md = prdToMarkdown(prdOf(parsePrdJson(tuiJson, 'prd.json')));
+    expect(md).toContain('### Feature 1.1: First\n\n**Status:** done\n**Priority:** +12\n');
+    expect(prdOf(parsePrdMd(md, 'prd.md')).stories.map((s) => [s.id, s.priority])).toEqual([
+      ['FEAT-1-1', 12],
+      ['US-002', 2],
+    ]);
+  });
+
+  it("md -> json -> md keeps a prd.md's Overview, Goals, Non-Goals and the rest, in place", () => {
+    const md = [
+      '# PRD: Tasks',
+      '',
+      '## Overview',
+      '',
+      'Tasks with priorities.',
+      '',
+      '## Goals',
+      '',
+      '- Order work',
+      '',
+      '## User Stories',
+      '',
+      '### US-001: Field',
+      '**Description:** Add the field.',
+      '',
+      '**Acceptance Criteria:**',
+      '- [x] Column exists',
+      '  - defaults to medium',
+      '',
+      '## Non-Goals',
+      '',
+      '- No notifications',
+      '',
+      '## Functional Requirements',
+      '',
+      '- FR-1: Add a priority column',
+      '',
+    ].join('\n');
+    const prd = prdOf(parsePrdMd(md, 'prd.md'));
+    expect(prd.description).toBe('Tasks with priorities.');
+    const json = JSON.parse(prdToJson(prd));
+    expect(json.markdownSections).toEqual([
+      {
+        markdown: '## Overview\n\nTasks with priorities.\n\n## Goals\n\n- Order work\n\n## User Stories',
+        beforeStory: 'US-001',
+      },
+      {
+        markdown:
+          '## Non-Goals\n\n- No notifications\n\n## Functional Requirements\n\n- FR-1: Add a priority column',
+      },
+    ]);
+    expect(json.userStories[0].acceptanceCriteria).toEqual(['Column exists\n  - defaults to medium']);
+    const back = prdToMarkdown(prdOf(parsePrdJson(prdToJson(prd), 'prd.json')));
+    expect(back).toBe(prdToMarkdown(prd));
+    expect(back).toContain('## Goals\n\n- Order work\n\n## User Stories\n\n### US-001: Field\n');
+    expect(back).toContain('- [x] Column exists\n  - defaults to medium\n\n## Non-Goals\n');
+    expect(back.match(/Tasks with priorities\./g)).toHaveLength(1);
+  });
+});

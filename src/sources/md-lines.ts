@@ -121,3 +121,34 @@ export function indentOf(line: string): number {
   }
   return width;
 }
+
+/** `---`, `***`, `___` (three or more, spaces between allowed), as CommonMark reads a thematic break. */
+export function isThematicBreak(line: string): boolean {
+  return /^ {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$/.test(line);
+}
+
+/**
+ * A line that only announces the acceptance criteria: `**Acceptance
+ * Criteria**` (with or without a colon, inside or outside the bold), `_Acceptance
+ * criteria_`, or ralph-tui's bare `Acceptance Criteria:`.
+ */
+export function isCriteriaLabel(line: string): boolean {
+  return (
+    /^\s*(?:(\*\*|__|\*|_)acceptance criteria:?\1|acceptance criteria)\s*:?\s*$/i.test(line) &&
+    /[*_:]/.test(line)
+  );
+}
+
+/** The line with `columns` of its leading whitespace removed (a tab counts as four, as in indentOf). */
+export function dedent(line: string, columns: number): string {
+  let width = 0;
+  let i = 0;
+  while (i < line.length && width < columns) {
+    const ch = line[i];
+    if (ch === ' ') width += 1;
+    else if (ch === '\t') width += 4;
+    else break;
+    i++;
+  }
+  return line.slice(i);
+}

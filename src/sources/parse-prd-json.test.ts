@@ -144,3 +144,83 @@ describe('parsePrdJson', () => {
     expect(result.ok && result.prd.stories.map((s) => s.status)).toEqual(['done', 'todo']);
   });
 });
+
+describe('parsePrdJson as written in the wild', () => {
+  const file = (top: string, stories: string[]) =>
+    `{\n${top}  "userStories": [\n${stories.join(',\n')}\n  ]\n}\n`;
+
+  it('takes productName or projectName for the project', () => {
+    for (const key of ['productName', 'projectName']) {
+      const result = parsePrdJson(file(`  "${key}": "Shop",\n`, [storyJson('A')]), F);
+      expect(result.ok && [result.prd.project, result.prd.otherFields]).toEqual(['Shop', undefined]);
+    }
+  });
+
+  it('reads priority words in JSON too, and a missing priority as file order (after the highest so far)', () => {
+    const stories = [
+      '    {"id": "A", "title": "T", "priority": "low", "passes": false}',
+      '    {"id": "B", "title": "T", "priority": "Critical", "passes": false}',
+      '    {"id": "C", "title": "T", "passes": false}',
+      '    {"id": "D", "title": "T", "passes": false}',
+    ];
+    const result = parsePrdJson(file('  "project": "P",\n', stories), F);
+    expect(result.ok && result.prd.stories.map((s) => s.priority)).toEqual([4, 1, 5, 6]);
+  });
+
+  it('reads dependencies and depends_on as dependsOn; a list naming no story is kept, with a warning naming the key', () => {
+    const stories = [
+      storyJson('A'),
+      storyJson('B', ', "dependencies": ["A"]'),
+      storyJson('C', ', "depends_on": ["A", "B"]'),
+      storyJson('D', ', "dependencies": ["react", "zod"]'),
+    ];
+    const result = parsePrdJson(file('  "project": "P",\n', stories), F);
+    if (!result.ok) throw new Error(JSON.stringify(result.issues));
+    expect(result.prd.stories.map((s) => [s.id, s.dependsOn, s.otherFields])).toEqual([
+      ['A', [], undefined],
+      ['B', ['A'], undefined],
+      ['C', ['A', 'B'], undefined],
+      ['D', [], { dependencies: ['react', 'zod'] }],
+    ]);
+    expect(result.warnings.map((w) => [w.line, w.path, w.message])).toEqual([
+      [
+        7,
+        'userStories[3].dependencies',
+        '"dependencies" names no story of this file (react, zod): kept as it is, not read as dependencies',
+      ],
+    ]);
+  });
+
+  it('gives a story without a title its id, with a warning, as Chief accepts it', () => {
+    const result = parsePrdJson(file('  "project": "P",\n', ['    {"id": "US-001", "passes": false}']), F);
+    if (!result.ok) throw new Error(JSON.stringify(result.issues));
+    expect(result.prd.stories[0]?.title).toBe('US-001');
+    expect(result.warnings.map((w) => [w.line, w.path, w.message])).toContainEqual([
+      4,
+      'userStories[0]',
+      'US-001 has no "title": its id stands in for it',
+    ]);
+  });
+
+  it("keeps ralph-tui's labels, completionNotes, metadata and any other field, story and top level, in order", () => {
+    const stories = [
+      storyJson(
+        'A',
+        ', "labels": ["ui"], "completionNotes": "Done by hand", "metadata": {"points": 3}, "phase": 2',
+      ),
+    ];
+    const result = parsePrdJson(
+      file('  "name": "P",\n  "metadata": {"updatedAt": "2026-01-29"},\n  "version": 2,\n', stories),
+      F,
+    );
+    if (!result.ok) throw new Error(JSON.stringify(result.issues));
+    expect(result.prd.project).toBe('P');
+    expect(result.prd.otherFields).toEqual({ metadata: { updatedAt: '2026-01-29' }, version: 2 });
+    expect(Object.entries(result.prd.stories[0]?.otherFields ?? {})).toEqual([
+      ['labels', ['ui']],
+      ['completionNotes', 'Done by hand'],
+      ['metadata', { points: 3 }],
+      ['phase', 2],
+    ]);
+  });
+});

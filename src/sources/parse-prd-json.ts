@@ -5,7 +5,13 @@ import { formatPath, hasErrors, type ValidationIssue } from '../core/validation-
 import { jsonSyntaxIssue } from './json-syntax.js';
 import { type TopOffsets, topOffsets } from './json-top-offsets.js';
 import { locateJsonPath, MAX_JSON_DEPTH, parseJsonTree, tooDeepAt } from './json-tree.js';
-import { type PrdJsonStory, prdJsonStorySchema, prdJsonTopSchema } from './prd-json-schema.js';
+import { isRecord, readAliases } from './prd-json-aliases.js';
+import {
+  KNOWN_STORY_FIELDS,
+  type PrdJsonStory,
+  prdJsonStorySchema,
+  prdJsonTopSchema,
+} from './prd-json-schema.js';
 import type { ReadResult } from './task-source.js';
 import { positionAt } from './text-position.js';
 import { shortZodMessages, toValidationIssues } from './zod-issues.js';
@@ -50,7 +56,10 @@ export function parsePrdJson(text: string, file: string): ReadResult {
   if (!top.success) return { ok: false, issues: toValidationIssues(top.error.issues, file, locate) };
   const data = top.data;
   const issues: ValidationIssue[] = [];
-  const project = data.project ?? data.name;
+  const projectKey = (['project', 'name', 'productName', 'projectName'] as const).find(
+    (k) => typeof data[k] === 'string',
+  );
+  const project = projectKey === undefined ? undefined : String(data[projectKey]);
   if (project === undefined) {
     issues.push(issueAt(['project'], 'required string is missing (ralph-tui\'s "name" works too)', 'error'));
   }
@@ -65,17 +74,26 @@ export function parsePrdJson(text: string, file: string): ReadResult {
   }
 
   const stories: Story[] = [];
+  const ids = new Set(data.userStories.map((raw) => (isRecord(raw) ? raw.id : undefined)));
+  const storyIds = new Set([...ids].filter((id): id is string => typeof id === 'string'));
+  // Chief's rule for a story without a priority: right after the highest so far (file order when none has one).
+  let highest = 0;
   data.userStories.forEach((raw, index) => {
     const path = ['userStories', index] as const;
-    const parsed = parseStory(raw);
+    const aliased = readAliases(raw, storyIds);
+    for (const note of aliased.notes) issues.push(issueAt([...path, note.key], note.message, 'warning'));
+    const parsed = parseStory(aliased.story);
     if (!parsed.success) {
       const within = parsed.error.issues.map((i) => ({ ...i, path: [...path, ...i.path] }));
       issues.push(...toValidationIssues(within, file, locate));
-      const lenient = lenientStory(raw, index, at(path));
+      const lenient = lenientStory(aliased.story, index, at(path));
       if (lenient) stories.push(lenient);
       return;
     }
     const story = parsed.data;
+    if (story.title === undefined) {
+      issues.push(issueAt([...path], `${story.id} has no "title": its id stands in for it`, 'warning'));
+    }
     if (story.acceptanceCriteria === undefined) {
       issues.push(
         issueAt(
@@ -96,9 +114,13 @@ export function parsePrdJson(text: string, file: string): ReadResult {
         ),
       );
     }
-    stories.push(toStory(story, index, at(path)));
+    const priority = story.priority ?? highest + 1;
+    highest = Math.max(highest, priority);
+    const other = otherFields(raw, (key) => KNOWN_STORY_FIELDS.has(key) || aliased.consumed.has(key));
+    stories.push(toStory(story, priority, other, index, at(path)));
   });
 
+  const topOther = otherFields(read.value, (key) => TOP_FIELDS.has(key) || key === projectKey);
   const prd: Prd = {
     format: 'prd-json',
     path: file,
@@ -108,6 +130,8 @@ export function parsePrdJson(text: string, file: string): ReadResult {
       : {}),
     ...(data.description !== undefined ? { description: data.description } : {}),
     stories,
+    ...(topOther ? { otherFields: topOther } : {}),
+    ...(data.markdownSections && data.markdownSections.length > 0 ? { sections: data.markdownSections } : {}),
   };
   if (hasErrors(issues)) return { ok: false, issues, partial: prd };
   return { ok: true, prd, warnings: issues };
@@ -162,19 +186,41 @@ function parseStory(raw: unknown) {
   return fast.success ? fast : prdJsonStorySchema.safeParse(raw, { error: shortZodMessages });
 }
 
-function toStory(story: PrdJsonStory, index: number, location: SourceLocation): Story {
+/** The top-level fields ralph reads (the project's key is decided per file). */
+const TOP_FIELDS: ReadonlySet<string> = new Set([
+  'branchName',
+  'description',
+  'userStories',
+  'markdownSections',
+]);
+
+/** The fields of an object that `known` does not claim, in their order; undefined when there are none. */
+function otherFields(value: unknown, known: (key: string) => boolean): Record<string, unknown> | undefined {
+  if (!isRecord(value)) return undefined;
+  const entries = Object.entries(value).filter(([key]) => !known(key));
+  return entries.length > 0 ? Object.fromEntries(entries) : undefined;
+}
+
+function toStory(
+  story: PrdJsonStory,
+  priority: number,
+  other: Record<string, unknown> | undefined,
+  index: number,
+  location: SourceLocation,
+): Story {
   const criteria = story.acceptanceCriteria ?? [];
   const ticks = story.acceptanceCriteriaChecked;
   return {
     id: story.id,
-    title: story.title,
+    title: story.title ?? story.id,
     description: story.description ?? '',
     acceptanceCriteria: criteria,
     ...(ticks !== undefined && ticks.length === criteria.length ? { checkedCriteria: ticks } : {}),
-    priority: story.priority,
+    priority,
     status: statusOfJsonStory(story),
     dependsOn: story.dependsOn ?? [],
     ...(story.notes !== undefined ? { notes: story.notes } : {}),
+    ...(other ? { otherFields: other } : {}),
     order: index + 1,
     location,
   };

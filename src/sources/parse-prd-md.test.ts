@@ -286,6 +286,77 @@ describe('parsePrdMd fields', () => {
   });
 });
 
+describe('parsePrdMd as authors write it', () => {
+  it('keeps a sub-list with its criterion: plain, numbered, checkboxes, a code block, after a blank line', () => {
+    const text = [
+      '# P',
+      '',
+      '### US-001: A',
+      '**Status:** done',
+      '',
+      '**Acceptance Criteria:**',
+      '- [x] Per spec, each view paginates:',
+      '  - Explore page: 12 items',
+      '  1. Group list: 20 items',
+      '  - [ ] Replies: 20 items',
+      '- [x] CI has three jobs:',
+      '',
+      '  ```yaml',
+      '  jobs: [lint, test, dusk]',
+      '  ```',
+      '- [x] Done',
+      '',
+    ].join('\n');
+    const story = parsed(text).prd.stories[0];
+    expect(story?.acceptanceCriteria).toEqual([
+      'Per spec, each view paginates:\n  - Explore page: 12 items\n  1. Group list: 20 items\n  - [ ] Replies: 20 items',
+      'CI has three jobs:\n\n  ```yaml\n  jobs: [lint, test, dusk]\n  ```',
+      'Done',
+    ]);
+    expect(story?.checkedCriteria).toEqual([true, true, true]);
+  });
+
+  it('reads **Acceptance Criteria** without a colon, a bare Acceptance Criteria:, and numbered lists', () => {
+    const text =
+      '# P\n\n## Story 1.1: Scaffold\n**As** the operator, **I want** an app.\n\n**Acceptance Criteria**\n1. Runs locally.\n2. Reads env.\n\n### US-002: B\nAcceptance Criteria:\n1) One\n2) Two\n\n### US-003: C\n**Acceptance criteria**:\n- Three\n';
+    const { prd } = parsed(text.replace('## Story 1.1: Scaffold', '### US-001: Scaffold'));
+    expect(prd.stories.map((s) => s.acceptanceCriteria)).toEqual([
+      ['Runs locally.', 'Reads env.'],
+      ['One', 'Two'],
+      ['Three'],
+    ]);
+    expect(prd.stories[0]?.description).toBe('**As** the operator, **I want** an app.');
+  });
+
+  it("a footer after the stories is the document's: no error at an earlier heading, no story status", () => {
+    const footer = '---\n\n**Status**: Draft → Ready for Review\n';
+    const underHeading = `# P\n\n## User Stories\n\n### US-001: A\n- [ ] a\n\n## Open Questions\n\n- None yet\n\n${footer}`;
+    const read = parsed(underHeading);
+    expect(read.warnings).toEqual([]);
+    expect(read.prd.sections?.[0]?.markdown).toBe(`## Open Questions\n\n- None yet\n\n${footer.trim()}`);
+    const afterStory = parsed(`# P\n\n### US-001: A\n- [ ] a\n\n${footer}`);
+    expect(afterStory.prd.stories[0]?.status).toBe('todo');
+    expect(afterStory.prd.sections).toEqual([{ markdown: footer.trim() }]);
+  });
+
+  it('still refuses a heading carrying a real story status, at that heading', () => {
+    const text =
+      '# P\n\n### US-001: A\n\n## Notes\n\n**Status**: Draft\n\n### Login page\n**Status:** done\n';
+    expect(issuesOf(text).map((i) => [i.line, i.message.slice(0, 27)])).toEqual([
+      [9, 'story heading without an id'],
+    ]);
+  });
+
+  it('keeps the text outside the stories, in order, as sections', () => {
+    const text =
+      '# PRD: P\n\nIntro.\n\n## Goals\n\n- Fast\n\n## User Stories\n\n### Phase 1\n\n### US-001: A\n- [ ] a\n\n---\n\n### US-002: B\n- [ ] b\n\n## Non-Goals\n\n- Slow\n';
+    expect(parsed(text).prd.sections).toEqual([
+      { markdown: '## Goals\n\n- Fast\n\n## User Stories\n\n### Phase 1', beforeStory: 'US-001' },
+      { markdown: '## Non-Goals\n\n- Slow' },
+    ]);
+  });
+});
+
 describe('parseMdDependsOn', () => {
   it.each([
     ['none', []],

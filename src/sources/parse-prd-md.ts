@@ -1,51 +1,12 @@
 import { basename, dirname } from 'node:path';
 import type { Prd, Story, StoryStatus } from '../core/types.js';
 import { hasErrors, shorten, type ValidationIssue } from '../core/validation-issue.js';
-import { type ScannedField, type ScannedStory, scanPrdMd } from './scan-prd-md.js';
+import { type CarriedFields, parseFieldsComment } from './fields-comment.js';
+import { parseMdDependsOn, parseMdPriority, parseMdStatus } from './md-field-values.js';
+import { type PrdMdScan, type ScannedField, type ScannedStory, scanPrdMd } from './scan-prd-md.js';
 import type { ReadResult } from './task-source.js';
 
-/** Chief's status words (internal/prd/markdown.go), plus spelling variants. */
-const STATUS_WORDS: Record<string, StoryStatus> = {
-  done: 'done',
-  complete: 'done',
-  completed: 'done',
-  passed: 'done',
-  'in-progress': 'in-progress',
-  'in progress': 'in-progress',
-  in_progress: 'in-progress',
-  started: 'in-progress',
-  todo: 'todo',
-  'to do': 'todo',
-  'to-do': 'todo',
-  pending: 'todo',
-  '': 'todo',
-};
-
-const plain = (value: string): string => value.replace(/[`*_]/g, '').trim();
-
-/** A status word, alone or followed by a remark (`done ← set by ralph`, `done (2025-01-02)`). */
-const STATUS_START = /^(in[ _-]progress|to[ -]do|[a-z]+)(?=$|[\s(,;])/;
-
-export function parseMdStatus(value: string): StoryStatus | undefined {
-  const text = plain(value).toLowerCase();
-  return STATUS_WORDS[text] ?? STATUS_WORDS[STATUS_START.exec(text)?.[1] ?? '-'];
-}
-
-/** `3`, `2.5`, `.5`, or ralph-tui's `P1`, alone or followed by a remark, as Chief reads it. */
-export function parseMdPriority(value: string): number | undefined {
-  const m = /^P?(-?(?:\d+(?:\.\d+)?|\.\d+))(?=$|[\s(,;])/i.exec(plain(value));
-  return m?.[1] === undefined ? undefined : Number(m[1]);
-}
-
-/** Splits `US-001, US-002` (or `none`) into ids. */
-export function parseMdDependsOn(value: string): string[] {
-  const text = plain(value);
-  if (/^(none|n\/a|-|—)?$/i.test(text)) return [];
-  return text
-    .split(/[,;\s]+/)
-    .map((id) => id.trim())
-    .filter((id) => id !== '');
-}
+export { parseMdDependsOn, parseMdPriority, parseMdStatus } from './md-field-values.js';
 
 const EXAMPLE = '"### US-001: Title" headings (## and #### work too)';
 
@@ -77,12 +38,14 @@ export function parsePrdMd(text: string, file: string): ReadResult {
     });
   }
 
+  const carried = carriedFields(scan, file, issues);
   // Chief's rule: a story without a priority comes right after the highest one so far.
   let highest = 0;
   const stories = scan.stories.map((s, index) => {
     const story = toStory(s, index + 1, file, highest, issues);
     highest = Math.max(highest, story.priority);
-    return story;
+    const other = carried.stories?.[story.id];
+    return other && Object.keys(other).length > 0 ? { ...story, otherFields: other } : story;
   });
   const prd: Prd = {
     format: 'prd-md',
@@ -96,6 +59,8 @@ export function parsePrdMd(text: string, file: string): ReadResult {
       : {}),
     ...(scan.description ? { description: scan.description } : {}),
     stories,
+    ...(carried.fields && Object.keys(carried.fields).length > 0 ? { otherFields: carried.fields } : {}),
+    ...(scan.sections.length > 0 ? { sections: scan.sections } : {}),
   };
   if (hasErrors(issues)) return { ok: false, issues, partial: prd };
   return { ok: true, prd, warnings: issues };
@@ -144,10 +109,12 @@ function toStory(
   }
 
   const ticks = s.criteria.map((c) => c.checked);
+  // Text beside the fields (implementation notes, a design spec, code) is part of what the story asks.
+  const description = [s.description ?? '', s.prose].filter((part) => part !== '').join('\n\n');
   return {
     id: s.id,
     title: s.title,
-    description: s.description ?? s.prose,
+    description,
     acceptanceCriteria: s.criteria.map((c) => c.text),
     ...(ticks.some((t) => t !== undefined) ? { checkedCriteria: ticks.map((t) => t === true) } : {}),
     priority,
@@ -157,4 +124,19 @@ function toStory(
     order,
     location: { file, line: s.heading + 1, column: 1 },
   };
+}
+
+/** The fields comment's content, or nothing (with an error at its line when it cannot be read). */
+function carriedFields(scan: PrdMdScan, file: string, issues: ValidationIssue[]): CarriedFields {
+  if (!scan.fieldsComment) return {};
+  const parsed = parseFieldsComment(scan.fieldsComment.json);
+  if (parsed.ok) return parsed.value;
+  issues.push({
+    file,
+    line: scan.fieldsComment.start + 1,
+    column: 1,
+    message: parsed.message,
+    severity: 'error',
+  });
+  return {};
 }

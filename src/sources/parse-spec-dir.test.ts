@@ -177,3 +177,67 @@ describe('classifySpecPath', () => {
     expect(classifySpecPath(path)).toEqual(expected);
   });
 });
+
+describe('parseSpecDir with a .ralph/stories.txt queue', () => {
+  const files = [
+    spec('epic-1/story-1.1-a.md'),
+    spec('epic-1/story-1.2-b.md'),
+    spec('epic-2/story-2.1-c.md', 'depends_on: ["1.2"]'),
+    spec('epic-2/story-2.2-d.md'),
+    spec('epic-3/story-3.1-e.md'),
+  ];
+  const queue = (text: string) => parseSpecDir('specs', files, 'p', { file: '.ralph/stories.txt', text });
+
+  it('runs the stories in the queue order, not the number order', () => {
+    const result = queue('2.2 | D\n1.1 | A\n2.1 | C\n1.2 | B\n3.1 | E\n');
+    expect(result.ok && result.prd.stories.map((s) => [s.id, s.priority])).toEqual([
+      ['2.2', 1],
+      ['1.1', 2],
+      ['2.1', 3],
+      ['1.2', 4],
+      ['3.1', 5],
+    ]);
+  });
+
+  it('skips an x line; a dependency on it is not waited for, with a warning', () => {
+    const result = queue('1.1 | A\nx 1.2 | B\n2.1 | C\n2.2 | D\n3.1 | E\n');
+    if (!result.ok) throw new Error(JSON.stringify(result.issues));
+    expect(result.prd.stories.map((s) => [s.id, s.dependsOn])).toEqual([
+      ['1.1', []],
+      ['2.1', []],
+      ['2.2', []],
+      ['3.1', []],
+    ]);
+    expect(result.warnings.map((w) => w.message)).toEqual([
+      '2.1 depends on 1.2, which .ralph/stories.txt skips: not waited for',
+    ]);
+  });
+
+  it('makes each [batch:N] group wait for the group before it', () => {
+    const result = queue(
+      '# Ralph Story Queue\n# [batch:0]\n1.1 | A\n1.2 | B\n\n# [batch:1] — parallel\n2.1 | C\n2.2 | D\n# [batch:2]\n3.1 | E\n',
+    );
+    expect(result.ok && result.prd.stories.map((s) => [s.id, s.dependsOn])).toEqual([
+      ['1.1', []],
+      ['1.2', []],
+      ['2.1', ['1.2', '1.1']],
+      ['2.2', ['1.1', '1.2']],
+      ['3.1', ['2.1', '2.2']],
+    ]);
+  });
+
+  it('refuses a queued id without a spec at its line, and says which specs the queue leaves out', () => {
+    const result = queue('1.1 | A\n1.9 | Missing\n2.1 | C\n');
+    expect(result.ok ? [] : result.issues.map((i) => [i.file, i.line, i.message])).toEqual([
+      [join('specs', 'epic-1/story-1.2-b.md'), 1, '1.2 is not in .ralph/stories.txt: not run'],
+      [join('specs', 'epic-2/story-2.2-d.md'), 1, '2.2 is not in .ralph/stories.txt: not run'],
+      [join('specs', 'epic-3/story-3.1-e.md'), 1, '3.1 is not in .ralph/stories.txt: not run'],
+      ['.ralph/stories.txt', 2, '1.9 is queued but the spec directory has no story-1.9-*.md'],
+      [
+        join('specs', 'epic-2/story-2.1-c.md'),
+        1,
+        '2.1 depends on 1.2, which .ralph/stories.txt does not name: not waited for',
+      ],
+    ]);
+  });
+});

@@ -144,12 +144,16 @@ function firstH1(body: string): string | undefined {
  * List items under the first heading that mentions "Acceptance Criteria", up
  * to the next heading of the same or a higher level. The spec skill's
  * `### AC1: Name` blocks of Given / When / Then bullets are one criterion
- * each: `AC1: Name — Given …; When …; Then …`.
+ * each: `AC1: Name — Given …; When …; Then …`. A `### Files to
+ * Create/Modify` list inside the section (the spec template puts it there)
+ * names files, not criteria.
  */
 function acceptanceCriteria(body: string): string[] {
   const lines = body.split(/\r?\n/);
   const fenced = fencedLines(lines);
   let level: number | undefined;
+  /** The level of a files heading whose list is being passed over. */
+  let files: number | undefined;
   const items: string[] = [];
   let block: { name: string; parts: string[] } | undefined;
   const endBlock = (): void => {
@@ -165,8 +169,10 @@ function acceptanceCriteria(body: string): string[] {
       break;
     } else if (h && level !== undefined) {
       endBlock();
+      if (files !== undefined && h.level > files) continue;
+      files = /^files\b/i.test(h.text) ? h.level : undefined;
       if (/^AC[-\s]?\d+\b/i.test(h.text)) block = { name: h.text, parts: [] };
-    } else if (level !== undefined) {
+    } else if (level !== undefined && files === undefined) {
       const text = checkboxOf(line)?.text ?? listItemOf(line) ?? (block ? line.trim() : undefined);
       if (!text) continue;
       if (block) block.parts.push(text.replace(/\*\*([^*]+)\*\*/g, '$1'));

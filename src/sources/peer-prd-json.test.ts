@@ -93,7 +93,7 @@ describe('prd.json problems, all in one pass', () => {
     const text = `{"project": "p", "userStories": [\n${[
       story('A', ', "dependsOn": ["Z"]'),
       story('A'),
-      '{"id": "B", "title": "t", "acceptanceCriteria": [], "priority": "high", "passes": false}',
+      '{"id": "B", "title": "t", "acceptanceCriteria": [], "priority": "urgent", "passes": false}',
     ].join(',\n')}\n]}\n`;
     const result = read(text);
     expect(result.ok ? [] : result.issues.map((i) => [i.line, i.message])).toEqual([

@@ -31,6 +31,19 @@ export async function readText(
   }
 }
 
+/** Like readText, but a file that does not exist is no problem: `text` is then undefined. */
+export async function readTextIfExists(
+  file: string,
+): Promise<{ ok: true; text: string | undefined } | { ok: false; issue: ValidationIssue }> {
+  try {
+    return { ok: true, text: await readFile(file, 'utf8') };
+  } catch (error) {
+    return errorCode(error) === 'ENOENT'
+      ? { ok: true, text: undefined }
+      : { ok: false, issue: fsIssue(file, error) };
+  }
+}
+
 /** Temp file + rename, so a crash never leaves a half-written task file. */
 export async function writeTextAtomic(file: string, text: string): Promise<void> {
   await writeFileAtomic(file, text);

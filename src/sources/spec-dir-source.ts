@@ -1,8 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { StoryStatus } from '../core/types.js';
-import { parseSpecDir, type SpecFileText } from './parse-spec-dir.js';
-import { fsIssue, readText, writeTextAtomic } from './read-text.js';
+import { parseSpecDir, type QueueText, type SpecFileText } from './parse-spec-dir.js';
+import { fsIssue, readText, readTextIfExists, writeTextAtomic } from './read-text.js';
 import { invalidTaskFile, UnknownStoryError } from './source-errors.js';
 import { classifySpecPath } from './spec-path.js';
 import type { ReadResult, TaskSource } from './task-source.js';
@@ -39,13 +39,25 @@ async function readSpecFiles(
 /** The project a spec directory belongs to is named after the folder holding `specs/`. */
 const projectName = (dir: string): string => basename(dirname(resolve(dir))) || basename(resolve(dir));
 
+/** The story queue of the project the spec format comes from: `.ralph/stories.txt` beside `specs/`. */
+async function readQueue(
+  dir: string,
+): Promise<{ ok: true; queue?: QueueText } | { ok: false; result: ReadResult }> {
+  const file = join(dirname(resolve(dir)), '.ralph', 'stories.txt');
+  const read = await readTextIfExists(file);
+  if (!read.ok) return { ok: false, result: { ok: false, issues: [read.issue] } };
+  return { ok: true, ...(read.text !== undefined ? { queue: { file, text: read.text } } : {}) };
+}
+
 async function readSpecDir(dir: string): Promise<ReadResult> {
   const listed = await readSpecFiles(dir);
   if (!listed.ok) return listed.result;
-  return withGraphIssues(parseSpecDir(dir, listed.files, projectName(dir)));
+  const queue = await readQueue(dir);
+  if (!queue.ok) return queue.result;
+  return withGraphIssues(parseSpecDir(dir, listed.files, projectName(dir), queue.queue));
 }
 
-/** A seed-003 spec directory (`specs/epic-N/story-N.M-slug.md`). */
+/** A seed-003 spec directory (`specs/epic-N/story-N.M-slug.md`), and its `.ralph/stories.txt` queue when there is one. */
 export function specDirTaskSource(dir: string): TaskSource {
   return {
     format: 'spec-dir',

@@ -6,8 +6,9 @@ import { dominantEol, joinLines, splitLines } from './text-position.js';
 
 /**
  * Rewrites one story's `**Status:**` line (inserting it under the heading
- * when missing) and, on done, ticks that story's checkboxes. Every other
- * line is left byte for byte.
+ * when missing) and, on done, ticks that story's checkboxes, those in its
+ * criteria's sub-lists too (Chief ticks every box of a done story). Every
+ * other line is left byte for byte.
  */
 export function withPrdMdStatus(text: string, file: string, storyId: string, status: StoryStatus): string {
   const parsed = parsePrdMd(text, file);
@@ -19,10 +20,14 @@ export function withPrdMdStatus(text: string, file: string, storyId: string, sta
   const eol = dominantEol(text);
 
   if (status === 'done') {
-    for (const criterion of story.criteria) {
-      const line = lines[criterion.line];
-      if (!line || criterion.checked !== false || criterion.markIndex === undefined) continue;
-      const at = criterion.markIndex;
+    const boxes = story.criteria.flatMap((c) => [
+      ...(c.checked === false && c.markIndex !== undefined ? [{ line: c.line, markIndex: c.markIndex }] : []),
+      ...(c.nested ?? []).filter((box) => !box.checked),
+    ]);
+    for (const box of boxes) {
+      const line = lines[box.line];
+      if (!line) continue;
+      const at = box.markIndex;
       line.content = `${line.content.slice(0, at)}x${line.content.slice(at + 1)}`;
     }
   }

@@ -185,7 +185,7 @@ describe('validate reports every problem in one pass and names the right file', 
   it('a schema error, a duplicate id and an unknown dependency come together', async () => {
     const r = await repoWith({
       'prd.json': prdJson([
-        story('US-001', { priority: 'high' }),
+        story('US-001', { priority: 'urgent' }),
         story('US-001'),
         story('US-002', { dependsOn: ['US-009'] }),
       ]),

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gitFixturePerTest } from '../support/git-fixture.js';
 import { fencedBlocks, goTestStrings, peerFile } from '../support/peer-fixtures.js';
+import { chiefReadMd, tuiReadJson } from '../support/peer-readers.js';
 import { runRalph } from '../support/ralph-cli.js';
 
 const repoWith = gitFixturePerTest();
@@ -169,5 +170,62 @@ describe('stories are never silently lost', () => {
     const validate = await runRalph(['validate', 'prd.md'], { cwd: r.dir });
     expect(validate.exitCode).toBe(2);
     expect(validate.stderr).toMatch(/^prd\.md:8:1: "##### US-002: Too deep" is not read as a story/m);
+  });
+});
+
+describe('files found in the wild, through the built CLI', () => {
+  const greetup = 'wild/MiniCodeMonkey/greetup/.chief/prds/main/prd.md';
+
+  it('greetup prd.md -> json -> md: no new boxes, and Chief reads as many criteria as before', async () => {
+    const original = peerFile(greetup);
+    const r = await repoWith({ 'prd.md': original });
+    const toJson = await runRalph(['convert', 'prd.md', '--to', 'json', '-o', 'prd.json'], { cwd: r.dir });
+    expect(toJson.exitCode).toBe(0);
+    const back = await runRalph(['convert', 'prd.json', '--to', 'md'], { cwd: r.dir });
+    expect(back.exitCode).toBe(0);
+    const open = (md: string) => (md.match(/^\s*- \[ \]/gm) ?? []).length;
+    expect([open(original), open(back.stdout)]).toEqual([0, 0]);
+    const criteria = (md: string) => chiefReadMd(md).stories.map((s) => [s.id, s.acceptanceCriteria.length]);
+    expect(criteria(back.stdout)).toEqual(criteria(original));
+    expect(back.stdout).toContain(
+      '- [x] Per spec section 5.9.3, verify each view uses the correct pagination:\n  - Explore page (events)',
+    );
+  });
+
+  it("ralph-tui's tasks/prd.json -> md -> json keeps its metadata, and ralph-tui's tracker takes the result", async () => {
+    const original = peerFile('wild/subsy/ralph-tui/tasks/prd.json');
+    const r = await repoWith({ 'prd.json': original });
+    const toMd = await runRalph(['convert', 'prd.json', '--to', 'md', '-o', 'prd.md'], { cwd: r.dir });
+    expect(toMd.exitCode).toBe(0);
+    const back = await runRalph(['convert', 'prd.md', '--to', 'json'], { cwd: r.dir });
+    expect(back.exitCode).toBe(0);
+    expect(JSON.parse(back.stdout).metadata).toEqual(JSON.parse(original).metadata);
+    const tracker = tuiReadJson(back.stdout);
+    expect(tracker.ok && tracker.stories.length).toBe(16);
+  });
+
+  it('a spec directory with its .ralph/stories.txt: status lists the queue in its order, an x line skipped', async () => {
+    const root = 'wild/becerra-alberto/ralphetamine/sandbox/run-parallel/';
+    const files = Object.fromEntries(
+      [
+        '.ralph/stories.txt',
+        'specs/epic-1/story-1.1-init-schema.md',
+        'specs/epic-1/story-1.2-seed-data.md',
+        'specs/epic-2/story-2.1-list-endpoint.md',
+        'specs/epic-2/story-2.2-search-endpoint.md',
+        'specs/epic-2/story-2.3-detail-endpoint.md',
+        'specs/epic-3/story-3.1-cli-interface.md',
+      ].map((rel) => [rel, peerFile(`${root}${rel}`)]),
+    );
+    const r = await repoWith(files);
+    const read = await status(r.dir, 'specs');
+    expect(read.stories.map((s) => s.id)).toEqual(['1.1', '1.2', '2.1', '2.2', '2.3', '3.1']);
+    await r.write('.ralph/stories.txt', '2.3 | first\nx 2.2 | later\n1.1 | a\n1.2 | b\n2.1 | c\n3.1 | d\n');
+    const validate = await runRalph(['validate', 'specs'], { cwd: r.dir });
+    expect(validate.stdout).toMatch(/3\.1 depends on 2\.2, which .*stories\.txt skips: not waited for/);
+    const reordered = await runRalph(['status', '--json', 'specs'], { cwd: r.dir });
+    expect(reordered.exitCode).toBe(0);
+    const ids = (JSON.parse(reordered.stdout) as StatusJson).stories.map((s) => s.id);
+    expect(ids).toEqual(['2.3', '1.1', '1.2', '2.1', '3.1']);
   });
 });

@@ -100,7 +100,7 @@ describe('ralph validate', () => {
   });
 
   it('reports a schema error with its JSON path', async () => {
-    const text = `${JSON.stringify({ project: 'x', userStories: [{ id: 'A', title: 'a', acceptanceCriteria: [], priority: 'high', passes: false }] }, null, 2)}\n`;
+    const text = `${JSON.stringify({ project: 'x', userStories: [{ id: 'A', title: 'a', acceptanceCriteria: [], priority: 'urgent', passes: false }] }, null, 2)}\n`;
     const r = await repoWith({ 'prd.json': text });
     const result = await runRalph(['validate', 'prd.json'], { cwd: r.dir });
     expect(result.exitCode).toBe(2);
