@@ -1,6 +1,6 @@
 /** scripts/ensure-deps.mjs: when `npm test` and `npm run demo` must install first. */
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, utimes, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -72,5 +72,66 @@ describe('ensure-deps --check', () => {
       manifest({ zod: '^4.0.0', yaml: '^2' }),
     );
     expect(await check()).toEqual({ code: 1, stderr: expect.stringContaining('dependencies') });
+  });
+});
+
+describe('ensure-deps installing', () => {
+  /** A lock file as another npm wrote it: npm install here would add `requires` and the `dev` flag. */
+  const foreignLock = `${JSON.stringify(
+    {
+      name: 'p',
+      version: '1.0.0',
+      lockfileVersion: 3,
+      packages: {
+        '': { name: 'p', version: '1.0.0', devDependencies: { dep: 'file:dep' } },
+        dep: { version: '1.0.0' },
+        'node_modules/dep': { resolved: 'dep', link: true },
+      },
+    },
+    null,
+    2,
+  )}\n`;
+
+  /** A project with one local dependency (no registry needed) and no node_modules. */
+  async function installable(devDependencies: Record<string, string>): Promise<void> {
+    dir = await makeTempDir('deps');
+    await mkdir(join(dir, 'scripts'));
+    await mkdir(join(dir, 'dep'));
+    await copyFile(SCRIPT, join(dir, 'scripts', 'ensure-deps.mjs'));
+    await writeFile(join(dir, 'dep', 'package.json'), '{ "name": "dep", "version": "1.0.0" }\n');
+    await writeFile(
+      join(dir, 'package.json'),
+      JSON.stringify({ name: 'p', version: '1.0.0', devDependencies }),
+    );
+    await writeFile(join(dir, 'package-lock.json'), foreignLock);
+  }
+
+  async function ensure(): Promise<{ code: number; stderr: string }> {
+    try {
+      const { stderr } = await run(process.execPath, [join(dir, 'scripts', 'ensure-deps.mjs')], { cwd: dir });
+      return { code: 0, stderr };
+    } catch (error) {
+      const e = error as { code: number; stderr: string };
+      return { code: e.code, stderr: e.stderr };
+    }
+  }
+
+  it('installs what package-lock.json records and leaves package-lock.json byte for byte', async () => {
+    await installable({ dep: 'file:dep' });
+    const result = await ensure();
+    expect(result.code, result.stderr).toBe(0);
+    expect(await readFile(join(dir, 'node_modules', 'dep', 'package.json'), 'utf8')).toContain('"dep"');
+    expect(await readFile(join(dir, 'package-lock.json'), 'utf8')).toBe(foreignLock);
+    // Up to date now: a second run installs nothing.
+    expect(await ensure()).toEqual({ code: 0, stderr: '' });
+  });
+
+  it('leaves a lock file that lacks what package.json declares to `npm install`, and writes nothing', async () => {
+    await installable({ dep: 'file:dep', other: 'file:other' });
+    const result = await ensure();
+    expect(result).toEqual({ code: 1, stderr: expect.stringContaining('run: npm install') });
+    expect(result.stderr).toContain('package-lock.json does not record');
+    expect(await readFile(join(dir, 'package-lock.json'), 'utf8')).toBe(foreignLock);
+    await expect(stat(join(dir, 'node_modules'))).rejects.toThrow(/ENOENT/);
   });
 });
