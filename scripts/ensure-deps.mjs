@@ -5,9 +5,12 @@
 // dependencies that package-lock.json does not record (an edited script alone
 // does not count). Uses nothing but Node itself: it runs before node_modules exists.
 //
-// It installs with `npm ci`: exactly what package-lock.json records, and it
-// never writes a tracked file (`npm install` would rewrite package-lock.json
-// whenever this npm lays it out differently from the one that wrote it). A
+// It installs with `npm install --no-save`: the versions package-lock.json
+// records, without writing package-lock.json or package.json (a plain `npm
+// install` rewrites the lock whenever this npm or this registry lays it out
+// differently). Not `npm ci`: it refuses a lock that lacks some platform's
+// optional packages (opencode-ai's, which the registry the lock was written
+// against does not serve), where this installs what the platform needs. A
 // lock file that lacks what package.json declares is the change of whoever
 // edited package.json: it says so and leaves `npm install` to them.
 //   node scripts/ensure-deps.mjs          install if needed
@@ -65,12 +68,12 @@ function install() {
   // Under `npm run`, npm_execpath is the npm that is running us: use the same one.
   const npm = process.env.npm_execpath;
   const [command, args] = npm ? [process.execPath, [npm]] : ['npm', []];
-  const result = spawnSync(command, [...args, 'ci', '--no-audit', '--no-fund'], {
+  const result = spawnSync(command, [...args, 'install', '--no-save', '--no-audit', '--no-fund'], {
     cwd: root,
     stdio: 'inherit',
   });
   if (result.status !== 0) {
-    console.error(`ensure-deps: npm ci failed (${result.error?.message ?? `exit ${result.status}`})`);
+    console.error(`ensure-deps: npm install failed (${result.error?.message ?? `exit ${result.status}`})`);
     process.exit(result.status || 1);
   }
   // Mark the install as newer than the lock file, whatever the file system's clock granularity.
@@ -78,27 +81,27 @@ function install() {
   utimesSync(installed, now, now);
 }
 
-/** How to bring node_modules up to date: `npm ci` when the lock file records package.json's dependencies. */
+/** How to bring node_modules up to date: installing what the lock file records, if it records package.json's dependencies. */
 function remedy() {
   const differs = unlocked();
-  if (differs !== null && differs.length === 0) return { ci: true, advice: 'npm ci' };
+  if (differs !== null && differs.length === 0) return { locked: true, advice: 'npm install --no-save' };
   const what =
     differs === null
       ? 'package.json or package-lock.json could not be read'
       : `package.json declares ${differs.join(', ')} that package-lock.json does not record`;
-  return { ci: false, advice: `npm install (${what}: updating the lock file is your change to commit)` };
+  return { locked: false, advice: `npm install (${what}: updating the lock file is your change to commit)` };
 }
 
 const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
   const reason = staleness();
   if (reason) {
-    const { ci, advice } = remedy();
-    if (process.argv.includes('--check') || !ci) {
+    const { locked, advice } = remedy();
+    if (process.argv.includes('--check') || !locked) {
       console.error(`ensure-deps: ${reason}; run: ${advice}`);
       process.exit(1);
     }
-    console.error(`ensure-deps: ${reason}; running npm ci`);
+    console.error(`ensure-deps: ${reason}; running npm install --no-save`);
     install();
   }
 }

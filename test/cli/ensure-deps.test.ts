@@ -76,7 +76,13 @@ describe('ensure-deps --check', () => {
 });
 
 describe('ensure-deps installing', () => {
-  /** A lock file as another npm wrote it: npm install here would add `requires` and the `dev` flag. */
+  /**
+   * A lock file as another npm wrote it, against a registry without the
+   * optional package `dep` has for another platform: `npm install` would
+   * rewrite it (`requires`, the `dev` flag, an entry for that package) and
+   * `npm ci` refuses it for the missing entry. opencode-ai's lock entries are
+   * in that state here.
+   */
   const foreignLock = `${JSON.stringify(
     {
       name: 'p',
@@ -84,7 +90,7 @@ describe('ensure-deps installing', () => {
       lockfileVersion: 3,
       packages: {
         '': { name: 'p', version: '1.0.0', devDependencies: { dep: 'file:dep' } },
-        dep: { version: '1.0.0' },
+        dep: { version: '1.0.0', optionalDependencies: { 'dep-aix': 'file:../aix' } },
         'node_modules/dep': { resolved: 'dep', link: true },
       },
     },
@@ -95,14 +101,21 @@ describe('ensure-deps installing', () => {
   /** A project with one local dependency (no registry needed) and no node_modules. */
   async function installable(devDependencies: Record<string, string>): Promise<void> {
     dir = await makeTempDir('deps');
+    const files = {
+      'dep/package.json': {
+        name: 'dep',
+        version: '1.0.0',
+        optionalDependencies: { 'dep-aix': 'file:../aix' },
+      },
+      'aix/package.json': { name: 'dep-aix', version: '1.0.0', os: ['aix'] },
+      'package.json': { name: 'p', version: '1.0.0', devDependencies },
+    };
+    for (const [path, json] of Object.entries(files)) {
+      await mkdir(join(dir, path, '..'), { recursive: true });
+      await writeFile(join(dir, path), JSON.stringify(json));
+    }
     await mkdir(join(dir, 'scripts'));
-    await mkdir(join(dir, 'dep'));
     await copyFile(SCRIPT, join(dir, 'scripts', 'ensure-deps.mjs'));
-    await writeFile(join(dir, 'dep', 'package.json'), '{ "name": "dep", "version": "1.0.0" }\n');
-    await writeFile(
-      join(dir, 'package.json'),
-      JSON.stringify({ name: 'p', version: '1.0.0', devDependencies }),
-    );
     await writeFile(join(dir, 'package-lock.json'), foreignLock);
   }
 
