@@ -19,8 +19,18 @@ import { createGitFixture, type GitFixture } from '../support/git-fixture.js';
 import { THREE_STORY_PLAN as PLAN, prdMd, THREE_STORIES as THREE } from '../support/loop-project.js';
 import { type NpmRegistry, type PackageManifest, startNpmRegistry } from '../support/npm-registry.js';
 import { runProgram } from '../support/ralph-cli.js';
-import { storyScript } from '../support/story-script.js';
+import { implement, storyScript } from '../support/story-script.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
+
+/** A second PRD, run in the terminal UI. */
+const TUI_STORIES = [
+  { id: 'TUI-1', title: 'Add wave' },
+  { id: 'TUI-2', title: 'Add nod' },
+];
+const TUI_PLAN = {
+  'TUI-1': [implement('TUI-1', 'Add wave', 'wave.txt', 'o/\n')],
+  'TUI-2': [implement('TUI-2', 'Add nod', 'nod.txt', 'nod\n')],
+};
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const execFileAsync = promisify(execFile);
@@ -112,7 +122,7 @@ beforeAll(async () => {
   const unpacked = await execFileAsync('tar', ['-xzOf', tarball, 'package/package.json']);
   manifest = JSON.parse(unpacked.stdout) as PackageManifest;
   registry = await startNpmRegistry(manifest, tarball);
-  stories = storyScript(PLAN);
+  stories = storyScript({ ...PLAN, ...TUI_PLAN });
   server = await startAnthropicServer(stories.script);
   claude = await createClaudeEnv(server.url, { maxRetries: 0 });
   project = await createGitFixture();
@@ -202,8 +212,10 @@ describe('the packed package', () => {
     );
   }, 240_000);
 
-  it('draws the terminal UI from the install (Ink, React, yoga) and quits on q', async () => {
-    const pty = spawnPty(ralph, ['run', 'example'], {
+  it('runs a PRD in the terminal UI from the install (Ink, React, yoga): s starts, q quits', async () => {
+    await mkdir(join(project.dir, '.ralph', 'prds', 'tui'));
+    await writeFile(join(project.dir, '.ralph', 'prds', 'tui', 'prd.md'), prdMd(TUI_STORIES));
+    const pty = spawnPty(ralph, ['run', 'tui'], {
       name: 'xterm-256color',
       cols: 100,
       rows: 30,
@@ -215,13 +227,19 @@ describe('the packed package', () => {
       output += d;
     });
     const exit = new Promise<number>((resolve) => pty.onExit(({ exitCode }) => resolve(exitCode)));
-    try {
-      const deadline = Date.now() + 30_000;
-      // The run above finished the PRD: the TUI opens on it, complete.
-      while (!/Complete — every story passed[\s\S]*Stories 3\/3 done/.test(output.replace(ANSI, ''))) {
-        if (Date.now() > deadline) throw new Error(`no TUI:\n${output.replace(ANSI, '')}`);
+    const see = async (pattern: RegExp, from = 0) => {
+      const deadline = Date.now() + 90_000;
+      while (!pattern.test(output.slice(from).replace(ANSI, ''))) {
+        if (Date.now() > deadline)
+          throw new Error(`never showed ${pattern}:\n${output.slice(from).replace(ANSI, '').slice(-3000)}`);
         await new Promise((r) => setTimeout(r, 50));
       }
+    };
+    try {
+      await see(/Ready — press s to start/);
+      const from = output.length;
+      pty.write('s');
+      await see(/tui complete — every story passed[\s\S]*Total: 2\/2 passed/, from);
       pty.write('q');
       expect(await exit).toBe(0);
     } finally {
@@ -231,7 +249,10 @@ describe('the packed package', () => {
         // Already gone.
       }
     }
-  });
+    const branch = await project.git('log', '--format=%s', 'ralph/tui');
+    expect(branch).toContain('feat: TUI-1 - Add wave');
+    expect(branch).toContain('feat: TUI-2 - Add nod');
+  }, 120_000);
 
   it('loads every other command it bundles, with nothing to resolve them from', async () => {
     const commands = [
