@@ -271,5 +271,8 @@ describe('the packed package', () => {
       expect(result.stderr).not.toMatch(/Cannot find|ERR_MODULE_NOT_FOUND/);
     }
     expect(await readFile(join(project.dir, 'greet.txt'), 'utf8')).toBe('hello\n');
+    // The workflow's jobs install this package, not the registry's other `ralph`.
+    const workflow = await readFile(join(project.dir, '.github', 'workflows', 'ralph-example.yml'), 'utf8');
+    expect(workflow).toContain(`RALPH_PACKAGE: ${manifest.name}@${manifest.version}\n`);
   });
 });
