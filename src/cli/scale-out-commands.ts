@@ -66,7 +66,10 @@ export function addScaleOutCommands(program: Command): void {
     .option('--parallel <n>', 'story jobs at once (default 4)', positiveInt)
     .option('--runs-on <label>', 'the runner label (default ubuntu-latest)')
     .option('--node <version>', 'Node.js version for setup-node (default 22)')
-    .option('--ralph-package <spec>', 'npm spec the jobs install ralph from (default ralph@<this version>)')
+    .option(
+      '--ralph-package <spec>',
+      'npm spec the jobs install ralph from (default ralph-cli@<this version>)',
+    )
     .option(
       '--max-rounds <n>',
       'rounds one dispatch chain may take before it stops (default 50)',
