@@ -108,6 +108,29 @@ describe('checkStoryQuality', () => {
   });
 });
 
+describe('control characters', () => {
+  it('are warned about in the title and criteria, shown as symbols in the warning itself', () => {
+    const s = story({
+      id: 'US-020',
+      title: 'Greet \u001b]52;c;aGk=\u0007 and \u001b[2J',
+      acceptanceCriteria: ['Typecheck passes', 'Window \u001b]0;pwned\u0007 title'],
+    });
+    const found = messages(s).filter((m) => m.includes('control characters'));
+    expect(found).toEqual([
+      'title holds control characters (shown as symbols: "Greet ␛]52;c;aGk=␇ and ␛[2J"); a terminal would act on them, so ralph never prints them as they are',
+      'criterion 2 holds control characters (shown as symbols: "Window ␛]0;pwned␇ title"); a terminal would act on them, so ralph never prints them as they are',
+    ]);
+    expect(found.join('')).not.toContain('\u001b');
+  });
+
+  it('are warned about in an id that reached the check', () => {
+    const found = messages(story({ id: 'US-\u00071' })).filter((m) => m.includes('control characters'));
+    expect(found).toEqual([
+      'id holds control characters (shown as symbols: "US-␇1"); a terminal would act on them, so ralph never prints them as they are',
+    ]);
+  });
+});
+
 describe('sameStoryTitle', () => {
   it('matches extensions and plurals, not a different subject', () => {
     expect(sameStoryTitle('Add login', 'Add login form')).toBe(true);

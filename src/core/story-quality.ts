@@ -1,5 +1,6 @@
 import type { Story, StoryStatus } from './types.js';
-import type { ValidationIssue } from './validation-issue.js';
+import { shorten, type ValidationIssue } from './validation-issue.js';
+import { hasControlCharacters, visibleText } from './visible-text.js';
 
 /**
  * Heuristic checks that a story is fit for one loop iteration: something to
@@ -131,7 +132,7 @@ function storyIssues(
   limits: QualityLimits,
   previous: PreviousStory | undefined,
 ): ValidationIssue[] {
-  const messages: string[] = [];
+  const messages: string[] = [...controlCharacterWarnings(story)];
   const criteria = story.acceptanceCriteria.filter((c) => c.trim() !== '');
   if (criteria.length === 0) {
     messages.push('no acceptance criteria: nothing tells the agent (or you) when the story is done');
@@ -176,4 +177,23 @@ function storyIssues(
       severity: 'warning',
     }),
   );
+}
+
+/**
+ * Control characters in a story's id, title or criteria: a cloned repository's
+ * task file can carry terminal escapes (a clipboard write, a screen clear).
+ * ralph shows them as symbols everywhere; the warning says they are there.
+ */
+function controlCharacterWarnings(story: Story): string[] {
+  const fields = [
+    { name: 'id', text: story.id },
+    { name: 'title', text: story.title },
+    ...story.acceptanceCriteria.map((text, i) => ({ name: `criterion ${i + 1}`, text })),
+  ];
+  return fields
+    .filter((field) => hasControlCharacters(field.text))
+    .map(
+      (field) =>
+        `${field.name} holds control characters (shown as symbols: "${shorten(visibleText(field.text))}"); a terminal would act on them, so ralph never prints them as they are`,
+    );
 }
