@@ -1,5 +1,6 @@
 import { appendFileSync, createWriteStream, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { jsonText } from '../core/visible-text.js';
 import type { RunEvent, RunEventRecord, RunEventRecordSink, RunEventSink } from '../events/run-event.js';
 import { runFiles } from '../state/layout.js';
 import { createPlainReporter } from '../ui/plain-reporter.js';
@@ -54,11 +55,11 @@ export function openEventSinks(options: EventSinkOptions): EventSinks {
 /** `events.jsonl`: one line per event, appended synchronously so order is kept and a kill loses no line before it. */
 function eventLogSink(file: string): RunEventRecordSink {
   mkdirSync(path.dirname(file), { recursive: true });
-  return (record) => appendFileSync(file, `${JSON.stringify(record)}\n`);
+  return (record) => appendFileSync(file, `${jsonText(record)}\n`);
 }
 
 function jsonSink(write: (line: string) => void): RunEventRecordSink {
-  return (record) => write(`${JSON.stringify(record)}\n`);
+  return (record) => write(`${jsonText(record)}\n`);
 }
 
 /** The human-readable, timestamped run log: every event, verbose. */

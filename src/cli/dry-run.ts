@@ -5,6 +5,7 @@ import { storyPromptFor } from '../run/story-prompt.js';
 import { openTaskSource } from '../sources/load-task-source.js';
 import type { Config } from '../state/config.js';
 import type { RunOptions } from './commands/run-options.js';
+import { print, printError, printText } from './output.js';
 
 /**
  * `ralph run --dry-run`: the prompt the next story would get, on stdout, and
@@ -21,7 +22,7 @@ export async function dryRun(
     resumeFromId: opts.resumeFrom,
   });
   if (selection.kind !== 'story') {
-    console.log(
+    print(
       selection.kind === 'all-done'
         ? 'nothing to do: every story in scope has passed'
         : 'every remaining story is blocked',
@@ -40,8 +41,8 @@ export async function dryRun(
     },
     selection.story,
   );
-  process.stdout.write(prompt);
+  printText(prompt);
   const switches = Object.entries(config.prompt).map(([name, on]) => `${name} ${on ? 'on' : 'off'}`);
-  console.error(`prompt switches (prompt: in .ralph/config.yaml): ${switches.join(', ')}`);
+  printError(`prompt switches (prompt: in .ralph/config.yaml): ${switches.join(', ')}`);
   return ExitCode.Success;
 }

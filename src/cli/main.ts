@@ -2,6 +2,7 @@
 import { CommanderError } from 'commander';
 import { showIssue } from '../app/show-issue.js';
 import { ExitCode, InvalidInputError, RalphError } from '../core/errors.js';
+import { printError } from './output.js';
 import { buildProgram } from './program.js';
 
 async function main(argv: string[]): Promise<number> {
@@ -23,17 +24,17 @@ function reportError(error: unknown): number {
     return ExitCode.Usage;
   }
   if (error instanceof InvalidInputError) {
-    for (const issue of error.issues) console.error(showIssue(issue));
-    console.error(`ralph: ${error.message}`);
+    for (const issue of error.issues) printError(showIssue(issue));
+    printError(`ralph: ${error.message}`);
     return error.exitCode;
   }
   if (error instanceof RalphError) {
-    console.error(`ralph: ${error.message}`);
-    for (const line of error.details) console.error(`  ${line}`);
+    printError(`ralph: ${error.message}`);
+    for (const line of error.details) printError(`  ${line}`);
     return error.exitCode;
   }
-  console.error('ralph: unexpected error');
-  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  printError('ralph: unexpected error');
+  printError(error instanceof Error ? (error.stack ?? error.message) : String(error));
   return 1;
 }
 
@@ -42,7 +43,7 @@ main(process.argv).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    console.error(error);
+    printError(error instanceof Error ? (error.stack ?? error.message) : String(error));
     process.exitCode = 1;
   },
 );

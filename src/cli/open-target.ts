@@ -1,5 +1,6 @@
 import { showIssue } from '../app/show-issue.js';
 import { readTaskContext, type TaskContext } from '../app/task-context.js';
+import { printError } from './output.js';
 
 /** A command's target, read; the task file's warnings are printed on stderr. */
 export function openTaskContext(
@@ -8,5 +9,5 @@ export function openTaskContext(
   /** The project root, when the caller has found it already. */
   knownRoot?: string,
 ): Promise<TaskContext> {
-  return readTaskContext(target, (warning) => console.error(showIssue(warning)), cwd, knownRoot);
+  return readTaskContext(target, (warning) => printError(showIssue(warning)), cwd, knownRoot);
 }

@@ -1,5 +1,6 @@
 import { type EventSinks, openEventSinks } from '../app/event-sinks.js';
 import type { RunEventRecordSink } from '../events/run-event.js';
+import { print, printError, writeJsonText } from './output.js';
 
 /** The output flags of the loop commands. */
 export interface OutputFlags {
@@ -7,8 +8,6 @@ export interface OutputFlags {
   verbose?: boolean;
   log?: string;
 }
-
-const stdout = (line: string) => process.stdout.write(line);
 
 /**
  * A run's events on this terminal: NDJSON (`--json`), plain lines, or
@@ -25,15 +24,13 @@ export function openRunSinks(
     run,
     runDir,
     ...(flags.log !== undefined ? { log: flags.log } : {}),
-    ...(screen && flags.json ? { json: stdout } : {}),
-    ...(screen && !flags.json
-      ? { plain: { verbose: flags.verbose ?? false, write: (line: string) => stdout(`${line}\n`) } }
-      : {}),
+    ...(screen && flags.json ? { json: writeJsonText } : {}),
+    ...(screen && !flags.json ? { plain: { verbose: flags.verbose ?? false, write: print } } : {}),
     ...(flags.listeners ? { listeners: flags.listeners } : {}),
   });
 }
 
 /** A warning before the run starts, on stderr with ralph's prefix. */
 export const warnOnStderr = (message: string): void => {
-  process.stderr.write(`ralph: ${message}\n`);
+  printError(`ralph: ${message}`);
 };

@@ -14,6 +14,7 @@ import type { TuiExit } from '../ui/tui/run-tui.js';
 import type { ActionResult, PrdSummary, SessionEvent, TuiSession } from '../ui/tui/session.js';
 import type { RunOptions } from './commands/run-options.js';
 import { openTaskContext } from './open-target.js';
+import { print } from './output.js';
 import { openRunSinks } from './run-sinks.js';
 import { handOffToWriter } from './tui-hand-off.js';
 import { saveSettings, settingsOf } from './tui-settings.js';
@@ -221,7 +222,7 @@ export async function showTui(
     const exit = await runTui(session, { signal: abort.signal });
     // Closed by SIGTERM or SIGHUP: the terminal may be gone, and nobody reads a summary.
     if (abort.signal.aborted) return exit.code;
-    for (const line of await summarize(exit)) process.stdout.write(`${line}\n`);
+    for (const line of await summarize(exit)) print(line);
     return exit.code;
   } finally {
     process.off('SIGTERM', onTerm);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasControlCharacters, visibleText } from './visible-text.js';
+import { hasControlCharacters, jsonText, visibleText } from './visible-text.js';
 
 describe('visibleText', () => {
   it('shows escape sequences as text: clipboard write, screen clear, window title', () => {
@@ -18,5 +18,16 @@ describe('visibleText', () => {
     expect(hasControlCharacters('plain text, ünïcode ✓')).toBe(false);
     expect(hasControlCharacters('bell\u0007')).toBe(true);
     expect(hasControlCharacters('\u009b')).toBe(true);
+  });
+});
+
+describe('jsonText', () => {
+  it('escapes every control character, so the line is inert on a terminal and exact once parsed', () => {
+    const value = { title: 'a\u001b]0;t\u0007b\u007fc\u009bd', n: 1 };
+    const text = jsonText(value);
+    expect(hasControlCharacters(text)).toBe(false);
+    expect(text).toContain('\\u001b]0;t\\u0007b\\u007fc\\u009bd');
+    expect(JSON.parse(text)).toEqual(value);
+    expect(JSON.parse(jsonText(value, 2))).toEqual(value);
   });
 });

@@ -24,3 +24,22 @@ export function visibleText(text: string): string {
 
 /** Whether `text` holds characters `visibleText` would change. */
 export const hasControlCharacters = (text: string): boolean => new RegExp(CONTROLS.source).test(text);
+
+/** DEL and the C1 range, which `JSON.stringify` leaves as they are. */
+const LEFT_RAW_BY_JSON = /[\u007f-\u009f]/g;
+
+/**
+ * JSON text with DEL and C1 characters as JSON escapes too (`JSON.stringify`
+ * escapes C0 itself). Outside strings JSON is printable ASCII, so this only
+ * ever rewrites string contents, into escapes that parse back to the same text.
+ */
+export const inertJson = (json: string): string =>
+  json.replace(LEFT_RAW_BY_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/**
+ * `JSON.stringify` with every control character as a JSON escape: the text
+ * is exact once parsed, and a terminal showing the line is not steered by it
+ * (`--json`, `events.jsonl`).
+ */
+export const jsonText = (value: unknown, indent?: number): string =>
+  inertJson(JSON.stringify(value, null, indent));

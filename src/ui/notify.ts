@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { visibleText } from '../core/visible-text.js';
 import { finishOf } from './tui/model/goal-event.js';
 import type { SessionEvent } from './tui/session.js';
 
@@ -59,10 +60,16 @@ export function createNotifier(options: NotifierOptions): Notifier {
   return (notification) => {
     if (options.bell) options.writeBell('\x07');
     if (notifySend === null) return;
-    // An argument array, never a shell: titles and bodies carry PRD names and agent text.
+    // An argument array, never a shell: titles and bodies carry PRD names and agent text,
+    // whose control characters are shown as symbols like everywhere else a person reads.
     const child = spawn(
       notifySend,
-      ['--app-name=ralph', `--urgency=${notification.urgency}`, notification.title, notification.body],
+      [
+        '--app-name=ralph',
+        `--urgency=${notification.urgency}`,
+        visibleText(notification.title),
+        visibleText(notification.body),
+      ],
       { stdio: 'ignore' },
     );
     child.on('error', () => {

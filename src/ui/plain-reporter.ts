@@ -1,5 +1,6 @@
 import type { AgentEvent, RetryEvent } from '../agents/agent-event.js';
 import { formatUsd as money } from '../core/money.js';
+import { visibleText } from '../core/visible-text.js';
 import type { EventOf, RunEvent } from '../events/run-event.js';
 import { describeHookEvent } from './hook-lines.js';
 
@@ -12,9 +13,13 @@ export interface PlainReporterOptions {
 const clock = (date = new Date()): string => date.toISOString().slice(11, 19);
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`;
 
-/** Turns the engine's events into timestamped human-readable lines. */
+/**
+ * Turns the engine's events into timestamped human-readable lines, for the
+ * terminal and `ralph.log` alike. Titles, reasons and the agent's and gates'
+ * output are others' text: their control characters go out as symbols.
+ */
 export function createPlainReporter(options: PlainReporterOptions): (event: RunEvent) => void {
-  const line = (text: string) => options.write(`[${clock()}] ${text}`);
+  const line = (text: string) => options.write(visibleText(`[${clock()}] ${text}`));
   return (event) => {
     const text = describeEvent(event, options.verbose);
     if (text !== null) line(`${laneOf(event)}${text}`);

@@ -1,20 +1,9 @@
 /** The walls of `src/` hold, and the check that holds them fails when one is broken. */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkImportRules, importsOf, MAY_IMPORT, type SourceFile } from './import-rules.js';
-
-const root = path.resolve(import.meta.dirname, '../..');
-
-async function sourceFiles(): Promise<SourceFile[]> {
-  const entries = await readdir(path.join(root, 'src'), { recursive: true, withFileTypes: true });
-  const files = entries
-    .filter((e) => e.isFile() && /\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name))
-    .map((e) => path.relative(root, path.join(e.parentPath, e.name)).split(path.sep).join('/'));
-  return Promise.all(
-    files.sort().map(async (p) => ({ path: p, text: await readFile(path.join(root, p), 'utf8') })),
-  );
-}
+import { REPO_ROOT as root, sourceFiles } from './source-files.js';
 
 const file = (p: string, text: string): SourceFile => ({ path: p, text });
 

@@ -94,7 +94,7 @@ export function importsOf(text: string): string[] {
 }
 
 /** Comments and string contents never count as code that prints. */
-function codeOnly(text: string): string {
+export function codeOnly(text: string): string {
   return text
     .replace(/\/\*[\s\S]*?\*\//g, '')
     .replace(/(^|[^:])\/\/.*$/gm, '$1')

@@ -93,6 +93,26 @@ describe('createNotifier', () => {
     expect(written).toEqual([]);
   });
 
+  it('gives notify-send the control characters of a title or body as symbols', async () => {
+    const exited = new Promise<number | null>((resolve) => {
+      const notify = createNotifier({
+        bell: false,
+        desktop: true,
+        writeBell: () => {},
+        searchPath: dir,
+        onSpawn: (child) => child.on('exit', resolve),
+      });
+      notify({
+        title: 'ralph: \u001b]0;pwned\u0007 needs you',
+        body: 'needs a human: \u001b]52;c;aGk=\u0007 and \u001b[2J',
+        urgency: 'critical',
+      });
+    });
+    expect(await exited).toBe(0);
+    const args = (await readFile(join(dir, 'args.txt'), 'utf8')).trimEnd().split('\n');
+    expect(args.slice(2)).toEqual(['ralph: ␛]0;pwned␇ needs you', 'needs a human: ␛]52;c;aGk=␇ and ␛[2J']);
+  });
+
   it('does nothing desktop-side when notify-send is not installed', () => {
     expect(findOnPath('notify-send', join(dir, 'empty'))).toBeNull();
     let spawned = 0;

@@ -29,6 +29,10 @@ export interface RalphTerminal {
   screen(): Screen;
   /** Everything the program printed on the normal (shell) screen, scrollback included. */
   shell(): string;
+  /** Every byte written to the terminal so far, escape sequences included. */
+  raw(): string;
+  /** The window titles the output set (OSC 0 / OSC 2), in order. */
+  titles(): readonly string[];
   /** Waits until the screen shows `what`; returns that screen. */
   see(what: string | RegExp | ((screen: Screen) => boolean), timeoutMs?: number): Promise<Screen>;
   /** Waits until the screen no longer shows `what`. */
@@ -81,7 +85,11 @@ export function startRalph(args: readonly string[], options: TerminalOptions): R
   let pending = 0;
   let inFrame = false;
   let lastDataAt = 0;
+  let raw = '';
+  const titles: string[] = [];
+  term.onTitleChange((title) => titles.push(title));
   pty.onData((data) => {
+    raw += data;
     pending++;
     lastDataAt = Date.now();
     const begin = data.lastIndexOf(BEGIN_FRAME);
@@ -142,6 +150,8 @@ export function startRalph(args: readonly string[], options: TerminalOptions): R
       for (let y = 0; y < buffer.length; y++) lines.push(buffer.getLine(y)?.translateToString(true) ?? '');
       return lines.join('\n');
     },
+    raw: () => raw,
+    titles: () => titles,
     see: (what, timeoutMs = DEFAULT_TIMEOUT_MS) =>
       waitFor((s) => matches(s, what), `the screen never showed ${String(what)}`, timeoutMs),
     gone: (what, timeoutMs = DEFAULT_TIMEOUT_MS) =>

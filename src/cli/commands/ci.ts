@@ -12,6 +12,7 @@ import { resolveWorkBranch } from '../../run/workspace.js';
 import { writeFileAtomic } from '../../state/atomic.js';
 import { loadConfigOrThrow } from '../../state/config.js';
 import { openTaskContext } from '../open-target.js';
+import { print, printData } from '../output.js';
 import { requireGitRepository } from '../require-git.js';
 import { VERSION } from '../version.js';
 
@@ -58,7 +59,7 @@ export async function ciGithubCommand(target: string | undefined, opts: CiGithub
     maxRounds: opts.maxRounds ?? 50,
   });
   if (opts.stdout) {
-    process.stdout.write(text);
+    printData(text);
     return ExitCode.Success;
   }
   const file = path.join(ctx.root, '.github', 'workflows', workflowFileName(ctx.target.name));
@@ -66,14 +67,14 @@ export async function ciGithubCommand(target: string | undefined, opts: CiGithub
   if (existsSync(file)) {
     const before = await readFile(file, 'utf8');
     if (before === text) {
-      process.stdout.write(`${shown} is up to date\n`);
+      print(`${shown} is up to date`);
       return ExitCode.Success;
     }
     if (!opts.force) throw new UsageError(`${shown} exists and differs`, ['pass --force to overwrite it']);
   }
   await mkdir(path.dirname(file), { recursive: true });
   await writeFileAtomic(file, text);
-  process.stdout.write(`wrote ${shown}\n`);
+  print(`wrote ${shown}`);
   return ExitCode.Success;
 }
 

@@ -6,6 +6,7 @@ import { currentBranch, statusPorcelain } from '../../git/index.js';
 import { pruneWorktrees, removeWorktree } from '../../git/worktree.js';
 import { worktreeExcludesForgetter } from '../../git/worktree-environment.js';
 import { findProjectRoot } from '../../state/project-root.js';
+import { print } from '../output.js';
 import { findWorkspaceTarget, refuseWhileRunning } from './merge.js';
 
 export interface CleanCommandOptions {
@@ -69,21 +70,21 @@ export async function cleanCommand(
 
   if (worktree && !worktree.present) {
     await pruneWorktrees(root);
-    console.log(`forgot the worktree ${worktree.path} (its folder was already gone)`);
+    print(`forgot the worktree ${worktree.path} (its folder was already gone)`);
   } else if (worktree) {
     const forgetExcludes = await worktreeExcludesForgetter(worktree.path);
     await removeWorktree(root, worktree.path, { force });
     await forgetExcludes(root);
-    console.log(`removed the worktree ${worktree.path}`);
+    print(`removed the worktree ${worktree.path}`);
   } else if (stray) {
     await rm(target.dir, { recursive: true, force: true });
-    console.log(`deleted the folder ${target.dir}`);
+    print(`deleted the folder ${target.dir}`);
   }
   if (opts.deleteBranch && branch) {
     await deleteBranch(root, branch);
-    console.log(`deleted the branch ${branch}`);
+    print(`deleted the branch ${branch}`);
   } else if (branch) {
-    console.log(`the branch ${branch} is kept${opts.deleteBranch ? '' : ' (--delete-branch deletes it)'}`);
+    print(`the branch ${branch} is kept${opts.deleteBranch ? '' : ' (--delete-branch deletes it)'}`);
   }
   return ExitCode.Success;
 }

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { ExitCode, InvalidInputError, UsageError } from '../../core/errors.js';
 import { prdToJson, prdToMarkdown } from '../../sources/convert.js';
 import { readPrd } from '../../sources/load-task-source.js';
+import { printData } from '../output.js';
 
 export async function convertCommand(
   file: string,
@@ -13,7 +14,7 @@ export async function convertCommand(
   if (result.prd.format === 'spec-dir') throw new UsageError('convert works on a prd.md or prd.json file');
   const text = opts.to === 'json' ? prdToJson(result.prd) : prdToMarkdown(result.prd);
   if (opts.output === undefined) {
-    process.stdout.write(text);
+    printData(text);
     return ExitCode.Success;
   }
   if (resolve(opts.output) === resolve(file)) throw new UsageError('refusing to overwrite the input file');

@@ -10,6 +10,7 @@ import { hasErrors } from '../../core/validation-issue.js';
 import { type Config, loadConfig } from '../../state/config.js';
 import { PROVIDERS, type Provider, ProviderSchema } from '../../state/config-schema.js';
 import { findProjectRoot } from '../../state/project-root.js';
+import { print, printJson } from '../output.js';
 
 export interface DoctorOptions {
   json?: boolean;
@@ -133,7 +134,7 @@ export function formatDoctorReport(report: DoctorReport): string[] {
 
 export async function doctorCommand(opts: DoctorOptions): Promise<number> {
   const report = await gatherDoctorReport(process.cwd());
-  if (opts.json) console.log(JSON.stringify(report, null, 2));
-  else for (const line of formatDoctorReport(report)) console.log(line);
+  if (opts.json) printJson(report);
+  else for (const line of formatDoctorReport(report)) print(line);
   return report.ok ? ExitCode.Success : ExitCode.WorkLeft;
 }

@@ -3,32 +3,33 @@ import { ExitCode } from '../../core/errors.js';
 import { formatUsd as money } from '../../core/money.js';
 import { firstLine, plural, statusMark } from '../format.js';
 import { type GoalRunTarget, readGoalRun } from '../goal-target.js';
+import { print, printJson } from '../output.js';
 
 /** `ralph status <goal run>`: the steps with ✓ ● ○, the mode, and the run's totals. */
 export async function goalStatusCommand(target: GoalRunTarget, opts: { json?: boolean }): Promise<number> {
   const { summary: s, worktree } = await readGoalRun(target);
   if (opts.json) {
-    console.log(JSON.stringify({ kind: 'goal', ...s, worktree }, null, 2));
+    printJson({ kind: 'goal', ...s, worktree });
     return ExitCode.Success;
   }
   const where = worktree
     ? `, worktree ${relative(process.cwd(), worktree.path) || worktree.path} on ${worktree.branch ?? 'a detached HEAD'}`
     : '';
-  console.log(`${s.name}: ${firstLine(s.goal)} (goal run${where})`);
+  print(`${s.name}: ${firstLine(s.goal)} (goal run${where})`);
   const mode = s.mode
     ? ` · mode: ${s.mode}${s.iteration !== null ? ` (iteration ${s.iteration})` : ' next'}`
     : '';
-  console.log(`state: ${s.state}${mode}`);
-  if (s.steps.length === 0) console.log('  no steps yet: a planning iteration makes them');
+  print(`state: ${s.state}${mode}`);
+  if (s.steps.length === 0) print('  no steps yet: a planning iteration makes them');
   for (const step of s.steps) {
     const worked = step.iterations > 0 ? `  (${plural(step.iterations, 'iteration')})` : '';
-    console.log(`  ${statusMark(step.state)} ${step.id}  ${firstLine(step.prompt)}${worked}`);
+    print(`  ${statusMark(step.state)} ${step.id}  ${firstLine(step.prompt)}${worked}`);
   }
-  console.log(`${s.done}/${s.total} steps done`);
-  console.log(
+  print(`${s.done}/${s.total} steps done`);
+  print(
     `run: ${plural(s.iterations, 'iteration')}, ${money(s.costUsd)}, ${s.inputTokens + s.outputTokens} tokens${s.stop && s.state !== 'running' ? `, stopped: ${s.stop.reason}` : ''}`,
   );
-  if (s.finalSummary) console.log(`goal complete: ${firstLine(s.finalSummary)}`);
-  if (s.humanNeeded) console.log(`needs a human: ${s.humanNeeded.reason}`);
+  if (s.finalSummary) print(`goal complete: ${firstLine(s.finalSummary)}`);
+  if (s.humanNeeded) print(`needs a human: ${s.humanNeeded.reason}`);
   return ExitCode.Success;
 }

@@ -15,6 +15,7 @@ import { type Config, loadConfigOrThrow } from '../../state/config.js';
 import { runDir, validatePrdName, workflowFile, workflowsDir } from '../../state/layout.js';
 import { findProjectRoot } from '../../state/project-root.js';
 import { canDrawLive } from '../../ui/tui/can-draw-live.js';
+import { print } from '../output.js';
 import { requireGitRepository } from '../require-git.js';
 import { openRunSinks, warnOnStderr } from '../run-sinks.js';
 import type { GoalOptions } from './goal-options.js';
@@ -98,7 +99,7 @@ async function runGoal(root: string, config: Config, spec: GoalSpec, opts: GoalO
   const promptTemplate = loadGoalTemplate(root);
   if (opts.dryRun) {
     const maxIterations = goalMaxIterations(opts, spec, config);
-    console.log(await dryRunPrompt(root, config, spec, dir, promptTemplate, maxIterations));
+    print(await dryRunPrompt(root, config, spec, dir, promptTemplate, maxIterations));
     return ExitCode.Success;
   }
 

@@ -12,6 +12,7 @@ import { isValidPrdName, runDir, runPaths, worktreesDir } from '../../state/layo
 import { locateProject } from '../../state/project-root.js';
 import { resolveTarget } from '../../state/resolve-target.js';
 import { firstLine } from '../format.js';
+import { print, printJson } from '../output.js';
 
 interface ListedPrd {
   kind: 'prd';
@@ -64,26 +65,26 @@ export async function listCommand(opts: { json?: boolean }): Promise<number> {
 
   if (opts.json) {
     // Orphans are listed in the text output only, so the JSON stays one row per PRD or goal run.
-    console.log(JSON.stringify([...rows, ...goals], null, 2));
+    printJson([...rows, ...goals]);
     return ExitCode.Success;
   }
   if (rows.length === 0 && goals.length === 0) {
-    console.log('no PRDs in .ralph/prds (create one with `ralph new`, or see `ralph init`)');
+    print('no PRDs in .ralph/prds (create one with `ralph new`, or see `ralph init`)');
   } else if (rows.length > 0) {
     const width = Math.max(...rows.map((r) => r.name.length));
     for (const r of rows) {
       const progress =
         r.errors > 0 ? `invalid (${r.errors} error${r.errors === 1 ? '' : 's'})` : `${r.done}/${r.total}`;
       const where = r.worktree ? `  [worktree on ${r.worktree.branch ?? 'a detached HEAD'}]` : '';
-      console.log(`${r.name.padEnd(width)}  ${progress.padEnd(7)}  ${r.title ?? ''}${where}`);
+      print(`${r.name.padEnd(width)}  ${progress.padEnd(7)}  ${r.title ?? ''}${where}`);
     }
   }
   if (goals.length > 0) printGoals(goals, rows.length > 0);
   if (orphans.length > 0) {
-    console.log('');
-    console.log('orphaned worktrees (remove with `ralph clean <name>`):');
+    print();
+    print('orphaned worktrees (remove with `ralph clean <name>`):');
     for (const o of orphans) {
-      console.log(`  ${o.name}  ${relative(root, o.path) || o.path}  ${o.branch ?? '-'}  (${o.reason})`);
+      print(`  ${o.name}  ${relative(root, o.path) || o.path}  ${o.branch ?? '-'}  (${o.reason})`);
     }
   }
   return ExitCode.Success;
@@ -164,13 +165,13 @@ async function describeGoal(root: string, name: string): Promise<ListedGoal> {
 }
 
 function printGoals(goals: readonly ListedGoal[], afterPrds: boolean): void {
-  if (afterPrds) console.log('');
-  console.log('goal runs:');
+  if (afterPrds) print();
+  print('goal runs:');
   const width = Math.max(...goals.map((g) => g.name.length));
   for (const g of goals) {
     const steps = `${g.done}/${g.total} steps`;
     const state = g.state === 'running' && g.mode ? `running (${g.mode})` : g.state;
     const where = g.worktree ? `  [worktree on ${g.worktree.branch ?? 'a detached HEAD'}]` : '';
-    console.log(`  ${g.name.padEnd(width)}  ${steps.padEnd(11)}  ${state.padEnd(11)}  ${g.title}${where}`);
+    print(`  ${g.name.padEnd(width)}  ${steps.padEnd(11)}  ${state.padEnd(11)}  ${g.title}${where}`);
   }
 }

@@ -4,6 +4,7 @@ import { ExitCode, UsageError } from '../../core/errors.js';
 import { findProjectRoot } from '../../state/project-root.js';
 import { resolveTarget } from '../../state/resolve-target.js';
 import { findGoalRun } from '../goal-target.js';
+import { printData, printText } from '../output.js';
 
 /**
  * The run's human-readable log, or with `--iteration N` the agent's raw
@@ -13,9 +14,7 @@ export async function logsCommand(target: string | undefined, opts: { iteration?
   const goal = await findGoalRun(target);
   const resolved = goal ?? (await resolveTarget(await findProjectRoot(process.cwd()), target));
   if (opts.iteration === undefined) {
-    process.stdout.write(
-      await readOrExplain(join(resolved.runDir, 'ralph.log'), `no log yet for ${resolved.name}`),
-    );
+    printText(await readOrExplain(join(resolved.runDir, 'ralph.log'), `no log yet for ${resolved.name}`));
     return ExitCode.Success;
   }
   const dir = join(resolved.runDir, 'iterations');
@@ -30,7 +29,7 @@ export async function logsCommand(target: string | undefined, opts: { iteration?
       `no iteration ${opts.iteration} for ${resolved.name}${numbers.length ? ` (iterations: ${numbers.join(', ')})` : ''}`,
     );
   }
-  process.stdout.write(await readFile(file, 'utf8'));
+  printData(await readFile(file, 'utf8'));
   return ExitCode.Success;
 }
 

@@ -8,6 +8,7 @@ import { runPaths, validatePrdName, worktreeDir, worktreesDir } from '../../stat
 import { inspectLock } from '../../state/lock.js';
 import { findProjectRoot } from '../../state/project-root.js';
 import { resolveTarget } from '../../state/resolve-target.js';
+import { print, printError } from '../output.js';
 
 export interface MergeCommandOptions {
   cwd?: string;
@@ -50,7 +51,7 @@ export async function mergeCommand(
     );
   }
   if (target.worktree?.present && (await statusPorcelain(target.worktree.path)).length > 0) {
-    console.error(
+    printError(
       `ralph: note: ${target.worktree.path} has uncommitted changes; they are not part of the merge`,
     );
   }
@@ -73,11 +74,11 @@ export async function mergeCommand(
   switch (result.kind) {
     case 'up-to-date':
       await putBack();
-      console.log(`${branch} is already merged into ${base}; nothing to do`);
+      print(`${branch} is already merged into ${base}; nothing to do`);
       return ExitCode.Success;
     case 'merged':
-      console.log(`merged ${branch} into ${base} (${result.sha.slice(0, 7)})`);
-      console.log(`remove the worktree and branch with: ralph clean ${target.name} --delete-branch`);
+      print(`merged ${branch} into ${base} (${result.sha.slice(0, 7)})`);
+      print(`remove the worktree and branch with: ralph clean ${target.name} --delete-branch`);
       return ExitCode.Success;
     case 'conflict':
       await putBack();

@@ -9,6 +9,7 @@ import { displayPath, type WriterOutcome, type WriterRun } from '../../prd-write
 import { loadConfigOrThrow } from '../../state/config.js';
 import { prdPaths, validatePrdName } from '../../state/layout.js';
 import { findProjectRoot } from '../../state/project-root.js';
+import { print, printError } from '../output.js';
 import type { PrdWriterOptions } from './prd-writer-options.js';
 
 export type { PrdWriterOptions };
@@ -104,12 +105,12 @@ export async function withWriter(
         signal: stop.signal,
         onEvent: (event) => {
           const line = describeEvent(event, setup.adapter.displayName, prdPath, root);
-          if (line !== undefined) console.log(line);
+          if (line !== undefined) print(line);
         },
       }),
     );
     if (stray.length > 0) {
-      console.error(
+      printError(
         `ralph: warning: the agent also changed files outside the PRD (review them with git status): ${stray.join(', ')}`,
       );
     }
@@ -121,7 +122,7 @@ export async function withWriter(
 
 export function report(outcome: WriterOutcome, name: string, editing: boolean, interrupted: boolean): number {
   const lines = describeOutcome(outcome, name, editing);
-  for (const line of lines.out) console.log(line);
-  for (const line of lines.err) console.error(line);
+  for (const line of lines.out) print(line);
+  for (const line of lines.err) printError(line);
   return interrupted && outcome.kind !== 'written' ? ExitCode.Interrupted : lines.exitCode;
 }

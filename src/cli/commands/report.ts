@@ -5,6 +5,7 @@ import { type RunState, readRunState } from '../../state/run-state.js';
 import { duration } from '../format.js';
 import { findGoalRun } from '../goal-target.js';
 import { openTaskContext } from '../open-target.js';
+import { print, printJson } from '../output.js';
 import { goalReportCommand } from './goal-report.js';
 
 interface ReportRow {
@@ -39,19 +40,19 @@ export async function reportCommand(target: string | undefined, opts: { json?: b
   });
   const totals = totalsOf(run);
   if (opts.json) {
-    console.log(JSON.stringify({ name: ctx.target.name, stories: rows, totals }, null, 2));
+    printJson({ name: ctx.target.name, stories: rows, totals });
     return ExitCode.Success;
   }
   const idWidth = Math.max(5, ...rows.map((r) => r.id.length));
-  console.log(
+  print(
     `${'story'.padEnd(idWidth)}  ${'status'.padEnd(11)} ${'tries'.padStart(5)} ${'time'.padStart(8)} ${'tokens in/out'.padStart(17)} ${'cost'.padStart(8)}  title`,
   );
   for (const r of rows) {
-    console.log(
+    print(
       `${r.id.padEnd(idWidth)}  ${r.status.padEnd(11)} ${String(r.attempts).padStart(5)} ${duration(r.durationMs).padStart(8)} ${`${r.inputTokens}/${r.outputTokens}`.padStart(17)} ${money(r.costUsd).padStart(8)}  ${r.title}`,
     );
   }
-  console.log(
+  print(
     `total: ${totals.iterations} iterations, ${duration(totals.durationMs)}, ${totals.inputTokens}/${totals.outputTokens} tokens, ${money(totals.costUsd)}`,
   );
   return ExitCode.Success;

@@ -4,6 +4,7 @@ import { integrateRole } from '../../scale-out/integrate-role.js';
 import { planRole } from '../../scale-out/plan-role.js';
 import { loadConfigOrThrow } from '../../state/config.js';
 import { openTaskContext } from '../open-target.js';
+import { print, printError, printJson } from '../output.js';
 import { requireGitRepository } from '../require-git.js';
 import { openRunSinks } from '../run-sinks.js';
 import { loadPromptTemplate } from './run.js';
@@ -34,15 +35,15 @@ export async function planCommand(target: string | undefined, opts: PlanOptions)
       (role) => planRole(role, opts.parallel ?? Number.POSITIVE_INFINITY),
     );
     if (opts.json) {
-      process.stdout.write(`${JSON.stringify({ ...plan, ids: plan.stories.map((s) => s.id) })}\n`);
+      printJson({ ...plan, ids: plan.stories.map((s) => s.id) }, 0);
     } else {
-      for (const s of plan.stories) process.stdout.write(`${s.id}\t${s.title}\n`);
+      for (const s of plan.stories) print(`${s.id}\t${s.title}`);
       const tail = [
         `${plan.remaining} not landed`,
         ...(plan.verified.length > 0 ? [`verified, waiting to integrate: ${plan.verified.join(', ')}`] : []),
         ...(plan.parked.length > 0 ? [`parked: ${plan.parked.join(', ')}`] : []),
       ];
-      process.stderr.write(`${plan.stories.length} ready; ${tail.join('; ')}\n`);
+      printError(`${plan.stories.length} ready; ${tail.join('; ')}`);
     }
     return ExitCode.Success;
   } finally {
@@ -82,8 +83,8 @@ export async function integrateCommand(target: string | undefined, opts: Integra
     );
     log.emit({ type: 'integrate-finished', ...outcome });
     if (!opts.json) {
-      process.stdout.write(
-        `landed ${outcome.landed.length > 0 ? outcome.landed.join(', ') : 'nothing'}; ${outcome.remaining} not landed; next: ${outcome.next}\n`,
+      print(
+        `landed ${outcome.landed.length > 0 ? outcome.landed.join(', ') : 'nothing'}; ${outcome.remaining} not landed; next: ${outcome.next}`,
       );
     }
     return outcome.aborted ? ExitCode.Interrupted : ExitCode.Success;

@@ -11,6 +11,7 @@ import type { CurrentAttempt, RunState } from '../../state/run-state.js';
 import { duration, statusMark } from '../format.js';
 import { findGoalRun } from '../goal-run-target.js';
 import { openTaskContext } from '../open-target.js';
+import { print, printJson } from '../output.js';
 
 /** The attempt a live run is on: the run state names it, the lock says whether that run is still going. */
 interface Running extends CurrentAttempt {
@@ -44,26 +45,20 @@ export async function statusCommand(target: string | undefined, opts: { json?: b
   const done = ctx.prd.stories.filter((s) => s.status === 'done').length;
 
   if (opts.json) {
-    console.log(
-      JSON.stringify(
-        {
-          name: ctx.target.name,
-          format: ctx.prd.format,
-          path: ctx.livePath,
-          project: ctx.prd.project,
-          done,
-          total: ctx.prd.stories.length,
-          stories: ctx.prd.stories.map((s) => storyJson(s, run, parked)),
-          next: next ? { id: next.id, title: next.title } : null,
-          running,
-          workers,
-          verified: activity.verified,
-          run: run ? runJson(run) : null,
-        },
-        null,
-        2,
-      ),
-    );
+    printJson({
+      name: ctx.target.name,
+      format: ctx.prd.format,
+      path: ctx.livePath,
+      project: ctx.prd.project,
+      done,
+      total: ctx.prd.stories.length,
+      stories: ctx.prd.stories.map((s) => storyJson(s, run, parked)),
+      next: next ? { id: next.id, title: next.title } : null,
+      running,
+      workers,
+      verified: activity.verified,
+      run: run ? runJson(run) : null,
+    });
     return ExitCode.Success;
   }
 
@@ -119,7 +114,7 @@ export async function statusCommand(target: string | undefined, opts: { json?: b
       `run: ${t.iterations} iteration${t.iterations === 1 ? '' : 's'}, ${formatUsd(t.costUsd)}, ${t.inputTokens + t.outputTokens} tokens${run.stop && !running && workers.length === 0 ? `, stopped: ${run.stop.reason}` : ''}`,
     );
   }
-  process.stdout.write(`${out.join('\n')}\n`);
+  print(out.join('\n'));
   return ExitCode.Success;
 }
 

@@ -10,6 +10,7 @@ import { prdMdFormat } from '../../sources/prd-md-format.js';
 import { loadConfig } from '../../state/config.js';
 import { findProjectRoot } from '../../state/project-root.js';
 import { type ResolvedTarget, resolveTarget } from '../../state/resolve-target.js';
+import { print, printError } from '../output.js';
 
 /**
  * Checks the task file and the config in one pass and says how many stories
@@ -37,7 +38,7 @@ export async function validateCommand(
   const taskIssues = [...(result.ok ? result.warnings : result.issues), ...quality].map(judged);
   const configIssues = config.issues.map(judged);
   for (const issue of [...taskIssues, ...configIssues]) {
-    (issue.severity === 'error' ? console.error : console.log)(showIssue(issue));
+    (issue.severity === 'error' ? printError : print)(showIssue(issue));
   }
 
   const shown = relative(cwd, resolved.taskPath) || resolved.taskPath;
@@ -45,13 +46,12 @@ export async function validateCommand(
   const taskErrors = countErrors(taskIssues);
   const configErrors = countErrors(configIssues);
   if (taskErrors > 0 || !result.ok) {
-    console.error(`ralph: ${shown}: ${plural(Math.max(taskErrors, 1), 'error')} (read ${read})`);
+    printError(`ralph: ${shown}: ${plural(Math.max(taskErrors, 1), 'error')} (read ${read})`);
   } else {
     const warnings = taskIssues.length;
-    console.log(`${shown}: valid, ${read}${warnings ? `, ${plural(warnings, 'warning')}` : ''}`);
+    print(`${shown}: valid, ${read}${warnings ? `, ${plural(warnings, 'warning')}` : ''}`);
   }
-  if (configErrors > 0)
-    console.error(`ralph: ${showPath(config.file, cwd)}: ${plural(configErrors, 'error')}`);
+  if (configErrors > 0) printError(`ralph: ${showPath(config.file, cwd)}: ${plural(configErrors, 'error')}`);
   return taskErrors > 0 || !result.ok || configErrors > 0 ? ExitCode.Usage : ExitCode.Success;
 }
 

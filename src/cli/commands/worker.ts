@@ -4,6 +4,7 @@ import { ExitCode } from '../../core/errors.js';
 import type { RunEvent } from '../../events/run-event.js';
 import { type WorkerOutcome, workerRole } from '../../scale-out/worker-role.js';
 import type { Config } from '../../state/config.js';
+import { print } from '../output.js';
 import type { RunOptions } from './run-options.js';
 
 /**
@@ -29,7 +30,7 @@ export async function runWorkerJob(
       (role) => workerRole(role, storyId),
     );
     io.emit({ type: 'worker-finished', storyId, ...outcome });
-    if (!opts.json) process.stdout.write(`${describe(storyId, outcome)}\n`);
+    if (!opts.json) print(describe(storyId, outcome));
     return exitCodeOf(outcome);
   } finally {
     await io.close();

@@ -1,6 +1,6 @@
-import { Text } from 'ink';
 import { duration } from '../model/format.js';
 import type { PrdView } from '../model/tui-state.js';
+import { Text } from './text.js';
 
 /** A quiet agent is called silent after a quarter of its idle timeout, at most 30 s (30 s without one). */
 export const silentAfterMs = (idleTimeoutMs: number): number =>

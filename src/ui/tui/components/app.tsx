@@ -1,4 +1,4 @@
-import { Box, type Key, Text, useInput } from 'ink';
+import { Box, type Key, useInput } from 'ink';
 import { useMemo, useSyncExternalStore } from 'react';
 import type { TuiController } from '../controller.js';
 import { useNow } from '../hooks/use-now.js';
@@ -24,6 +24,7 @@ import { Notice } from './notice.js';
 import { Picker } from './picker.js';
 import { PrdTabs } from './prd-tabs.js';
 import { Settings } from './settings.js';
+import { Text } from './text.js';
 
 const NO_LINES: readonly LogLine[] = [];
 

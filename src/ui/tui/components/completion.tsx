@@ -1,4 +1,4 @@
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import { useSpinner } from '../hooks/use-spinner.js';
 import { completionSteps, totals } from '../model/completion-lines.js';
 import { clip, duration, money, storyDuration } from '../model/format.js';
@@ -7,6 +7,7 @@ import { STATUS_ICON, storyRows } from '../model/stories.js';
 import type { PrdView } from '../model/tui-state.js';
 import type { TuiSettings } from '../session.js';
 import { styleOf } from './styled-line.js';
+import { Text } from './text.js';
 
 /** Per-story time, attempts and cost, the totals, and what happened after: push, pull request, merge, clean. */
 export function Completion({

@@ -1,6 +1,6 @@
-import { Text } from 'ink';
 import { footerHints } from '../model/hints.js';
 import type { TuiState } from '../model/tui-state.js';
+import { Text } from './text.js';
 
 /** The last line: a question, a message, or the keys of the view (always with `? help` and `q quit`). */
 export function Footer({

@@ -1,9 +1,10 @@
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import { duration, money } from '../model/format.js';
 import { lastIteration } from '../model/run-view.js';
 import { statusBadge } from '../model/status.js';
 import type { PrdView } from '../model/tui-state.js';
 import { styleOf } from './styled-line.js';
+import { Text } from './text.js';
 
 /** A goal run's mode: what its iteration is doing (planning, executing, reflecting). */
 function GoalMode({ mode }: { mode: string | null }) {

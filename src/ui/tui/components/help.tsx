@@ -1,5 +1,6 @@
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import { helpLines, helpPageSize } from '../model/help-lines.js';
+import { Text } from './text.js';
 
 /** Every key, wrapped to the width; a page at a time when it does not fit. */
 export function Help({ columns, height, page }: { columns: number; height: number; page: number }) {

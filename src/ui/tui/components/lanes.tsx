@@ -1,6 +1,7 @@
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import { duration } from '../model/format.js';
 import type { Lanes as LanesModel } from '../model/lanes.js';
+import { Text } from './text.js';
 
 /**
  * A parallel run's workers, one line each (story, attempt, elapsed, what

@@ -1,5 +1,6 @@
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import type { PromptView } from '../model/tui-state.js';
+import { Text } from './text.js';
 
 /** `n`: the new PRD's name, asked before the terminal goes to the agent. */
 export function NamePrompt({ view, height }: { view: PromptView; height: number }) {

@@ -1,6 +1,7 @@
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import { wrap } from '../model/format.js';
 import type { NoticeView } from '../model/tui-state.js';
+import { Text } from './text.js';
 
 /** A message with its reasons, wrapped to the width: what a hand-off did, or why it could not. */
 export function Notice({ view, columns, height }: { view: NoticeView; columns: number; height: number }) {

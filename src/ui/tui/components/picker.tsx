@@ -1,7 +1,8 @@
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import { statusBadge } from '../model/status.js';
 import { countDone, storyRows, windowStart } from '../model/stories.js';
 import type { TuiState } from '../model/tui-state.js';
+import { Text } from './text.js';
 
 /** Every PRD with its progress; Enter opens one, s/p/x act on the highlighted one. */
 export function Picker({ state, index, height }: { state: TuiState; index: number; height: number }) {

@@ -1,7 +1,8 @@
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import { phaseMark } from '../model/status.js';
 import { countDone, storyRows } from '../model/stories.js';
 import type { TuiState } from '../model/tui-state.js';
+import { Text } from './text.js';
 
 /** `1 main 3/7 ●  2 auth 0/4 ○`: keys 1–9 switch. */
 export function PrdTabs({ state }: { state: TuiState }) {

@@ -1,6 +1,7 @@
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import type { LogLine } from '../model/log-lines.js';
 import { StyledLine } from './styled-line.js';
+import { Text } from './text.js';
 
 /** A title line, then `height` lines from `top` (null: the last `height`, following the tail). */
 export function ScrollView({

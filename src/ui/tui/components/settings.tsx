@@ -1,7 +1,8 @@
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import { settingRows } from '../model/settings-rows.js';
 import { windowStart } from '../model/stories.js';
 import type { SettingsView, TuiState } from '../model/tui-state.js';
+import { Text } from './text.js';
 
 /** The config keys the TUI edits; each change is saved at once, and refused with the reasons if invalid. */
 export function Settings({ state, view, height }: { state: TuiState; view: SettingsView; height: number }) {

@@ -1,10 +1,11 @@
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import { memo } from 'react';
 import { detailLines, hookTaskLines } from '../model/details.js';
 import type { Size } from '../model/layout.js';
 import type { StoryRow } from '../model/stories.js';
 import type { HookTaskLine } from '../session.js';
 import { StyledLine } from './styled-line.js';
+import { Text } from './text.js';
 
 /** The focused story: drawn again only when it, or the panel's size, changes. */
 export const StoryDetails = memo(function StoryDetails({

@@ -1,7 +1,8 @@
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import { memo } from 'react';
 import type { Size } from '../model/layout.js';
 import { STATUS_ICON, type StoryRow, windowStart } from '../model/stories.js';
+import { Text } from './text.js';
 
 const COLOR = { done: 'green', 'in-progress': 'yellow', todo: undefined, parked: 'red' } as const;
 

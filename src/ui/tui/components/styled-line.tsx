@@ -1,5 +1,5 @@
-import { Text } from 'ink';
 import type { LineStyle, LogLine } from '../model/log-lines.js';
+import { Text } from './text.js';
 
 type TextStyle = { color?: string; dimColor?: boolean; bold?: boolean };
 
