@@ -20,6 +20,7 @@ export interface RunOptions extends WorkspaceFlags {
   idleTimeout?: number;
   maxRetries?: number;
   maxCost?: number;
+  maxCostPerStory?: number;
   story?: string;
   resumeFrom?: string;
   dryRun?: boolean;

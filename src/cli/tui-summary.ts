@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { liveTaskPath } from '../app/task-context.js';
+import { storiesLeft } from '../core/forecast.js';
 import { remainingStories } from '../core/select.js';
 import { agentTimeLimits } from '../run/run-limits.js';
 import { readPrd } from '../sources/load-task-source.js';
@@ -10,6 +11,7 @@ import { prdsDir, worktreeDir } from '../state/layout.js';
 import { inspectLock } from '../state/lock.js';
 import { readProgress } from '../state/progress.js';
 import type { ResolvedTarget } from '../state/resolve-target.js';
+import { parkedIn, runForecast } from '../state/run-forecast.js';
 import { readRunState } from '../state/run-state.js';
 import type { PrdSummary, StorySummary } from '../ui/tui/session.js';
 import type { RunOptions } from './commands/run-options.js';
@@ -56,6 +58,9 @@ export async function readPrdSummary(target: ResolvedTarget, ctx: SummaryContext
   // The engine's default: the stories left in scope, plus five.
   const scope = { onlyStoryId: opts.story, resumeFromId: opts.resumeFrom };
   const base = read.ok ? remainingStories(read.prd.stories, scope).length + 5 : 5;
+  const forecast = read.ok
+    ? runForecast(run, storiesLeft(read.prd.stories, scope, parkedIn(run)), opts.parallel ?? 1)
+    : null;
   return {
     name,
     project: read.ok ? read.prd.project : name,
@@ -69,6 +74,7 @@ export async function readPrdSummary(target: ResolvedTarget, ctx: SummaryContext
     idleTimeoutMs: agentTimeLimits(config, opts).idleTimeoutMs,
     costUsd: run?.totals.costUsd ?? 0,
     running: ctx.running || lock.kind === 'held',
+    forecast,
   };
 }
 

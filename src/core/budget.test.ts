@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { wouldExceedCost, wouldExceedCostInFlight } from './budget.js';
+import { storyBudgetReason, wouldExceedCost, wouldExceedCostInFlight } from './budget.js';
 
 describe('wouldExceedCost', () => {
   it('never stops without a budget', () => {
@@ -24,5 +24,18 @@ describe('wouldExceedCostInFlight', () => {
     expect(wouldExceedCostInFlight({ costUsd: 3, iterations: 3 }, 5.5, 1)).toBe(false);
     expect(wouldExceedCostInFlight({ costUsd: 3, iterations: 3 }, undefined, 50)).toBe(false);
     expect(wouldExceedCostInFlight({ costUsd: 6, iterations: 3 }, 5.5, 0)).toBe(true);
+  });
+});
+
+describe('storyBudgetReason', () => {
+  it('says nothing without a budget or under it, and parks a story whose attempts reach it', () => {
+    expect(storyBudgetReason(5, undefined)).toBeNull();
+    expect(storyBudgetReason(0.49, 0.5)).toBeNull();
+    expect(storyBudgetReason(0.5, 0.5)).toBe(
+      'its attempts cost $0.50, reaching the per-story budget of $0.50 (--max-cost-per-story)',
+    );
+    expect(storyBudgetReason(0.0123, 0.01)).toBe(
+      'its attempts cost $0.012, reaching the per-story budget of $0.01 (--max-cost-per-story)',
+    );
   });
 });

@@ -1,3 +1,5 @@
+import { formatUsd } from './money.js';
+
 export interface Spend {
   costUsd: number;
   iterations: number;
@@ -29,4 +31,14 @@ export function wouldExceedCostInFlight(
   if (spend.costUsd >= maxCostUsd) return true;
   const average = spend.iterations > 0 ? spend.costUsd / spend.iterations : 0;
   return spend.costUsd + average * (running + 1) > maxCostUsd;
+}
+
+/**
+ * `--max-cost-per-story`: why a story is parked once its attempts together
+ * have cost the budget (every attempt recorded for it, earlier runs' too),
+ * or null while it is under.
+ */
+export function storyBudgetReason(costUsd: number, maxCostPerStoryUsd: number | undefined): string | null {
+  if (maxCostPerStoryUsd === undefined || costUsd < maxCostPerStoryUsd) return null;
+  return `its attempts cost ${formatUsd(costUsd)}, reaching the per-story budget of ${formatUsd(maxCostPerStoryUsd)} (--max-cost-per-story)`;
 }

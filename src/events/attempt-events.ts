@@ -1,6 +1,7 @@
 /** One attempt, as the runners report the kernel's steps and their verdict on it. */
 import { z } from 'zod';
 import { AgentEventSchema } from '../agents/agent-event.js';
+import type { Forecast } from '../core/forecast.js';
 import { GOAL_FAILURE_KINDS } from '../core/goal-shape.js';
 import { FAILURE_KINDS } from '../core/verdict.js';
 
@@ -57,6 +58,17 @@ export const UsageSchema = z.object({
   outputTokens: z.number(),
 });
 
+const spread = z.object({ estimate: z.number(), low: z.number(), high: z.number() });
+
+/** What the rest of the run will take at its pace so far (`core/forecast.ts`). */
+export const ForecastSchema = z.object({
+  storiesLeft: z.number(),
+  basedOn: z.number(),
+  ms: spread,
+  costUsd: spread.nullable(),
+  lanes: z.number(),
+}) satisfies z.ZodType<Forecast>;
+
 export const StoryPassedSchema = z.object({
   type: z.literal('story-passed'),
   iteration: z.number(),
@@ -66,6 +78,8 @@ export const StoryPassedSchema = z.object({
   commits: z.array(commit),
   costUsd: z.number(),
   durationMs: z.number(),
+  /** The rest of the run at its pace so far; absent when nothing is left. */
+  forecast: ForecastSchema.optional(),
 });
 
 /**

@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
+import { storiesLeft } from '../core/forecast.js';
 import { removeStoryCheckout } from '../git/story-worktree.js';
 import { readTaskFile } from '../run/read-task-file.js';
 import { rollBack } from '../run/story-rollback.js';
+import { parkedIn, runForecast } from '../state/run-forecast.js';
 import { markPassed, storyRun } from '../state/run-state-update.js';
 import { endIntegrating } from '../state/running-attempts.js';
 import { landStory } from './land-story.js';
@@ -82,6 +84,9 @@ export async function landNext(run: ParallelRun, item: Verified): Promise<boolea
   run.busy.delete(story.id);
   if (result.kind !== 'landed') return false;
   const record = storyRun(state, story.id);
+  const scope = { onlyStoryId: ctx.onlyStoryId, resumeFromId: ctx.resumeFromId };
+  const left = storiesLeft(run.prd.stories, scope, parkedIn(state), story.id);
+  const forecast = runForecast(state, left, run.workers);
   emit({
     type: 'story-passed',
     iteration: item.iteration,
@@ -91,6 +96,7 @@ export async function landNext(run: ParallelRun, item: Verified): Promise<boolea
     commits,
     costUsd: record.costUsd,
     durationMs: record.durationMs,
+    ...(forecast ? { forecast } : {}),
   });
   await run.afterIteration(item.iteration, story.id);
   return true;

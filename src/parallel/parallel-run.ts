@@ -23,6 +23,8 @@ export interface ParallelRun {
   /** The repository's main checkout. */
   root: string;
   prdBranch: string;
+  /** Stories worked on at once (`--parallel N`). */
+  workers: number;
   /** The task file as on the PRD branch's tip; read again after each landing. */
   prd: Prd;
   /** Stories running or verified and waiting to land: never started twice. */

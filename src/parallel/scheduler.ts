@@ -16,7 +16,7 @@ import type { WaitingStory } from './parallel-recovery.js';
 import type { ParallelRun } from './parallel-run.js';
 import type { StateStore } from './state-store.js';
 import { storyCheckoutOf } from './work-story.js';
-import { runWorkerLane } from './worker-lane.js';
+import { parkSpentStories, runWorkerLane } from './worker-lane.js';
 
 export interface ScheduleOptions {
   ctx: RunContext;
@@ -59,6 +59,7 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
     store,
     root: options.root,
     prdBranch: options.prdBranch,
+    workers,
     prd,
     busy: new Set(options.waiting.map((w) => w.storyId)),
     queue: options.waiting.map((w) => ({ ...w, iteration: store.current.iteration })),
@@ -199,6 +200,8 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
         busy: run.busy,
         cap: workers - lanes.size,
       });
+      // Spent up to --max-cost-per-story in an earlier run: parked without another attempt, then pick again.
+      if ((await parkSpentStories(run, ready)) > 0) continue;
       for (const story of ready) {
         const totals = store.current.totals;
         limit = startLimit({

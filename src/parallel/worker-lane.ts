@@ -1,9 +1,10 @@
 import type { AgentSetup } from '../agents/adapter.js';
+import { storyBudgetReason } from '../core/budget.js';
 import type { Story } from '../core/types.js';
 import type { AttemptFailure } from '../core/verdict.js';
 import type { RunEventSink } from '../events/run-event.js';
 import { removeStoryCheckout } from '../git/story-worktree.js';
-import { addUsage, markFailed, storyRun } from '../state/run-state-update.js';
+import { addUsage, markFailed, markParked, storyRun } from '../state/run-state-update.js';
 import { endRunning, startRunning, updateRunning } from '../state/running-attempts.js';
 import type { ParallelRun } from './parallel-run.js';
 import { type StoryWorkResult, storyCheckoutOf, workStory } from './work-story.js';
@@ -98,7 +99,9 @@ export async function recordFailure(
 ): Promise<void> {
   const { ctx } = run;
   const { story, attempt, failure, emit } = failed;
-  const park = attempt >= ctx.limits.maxRetries;
+  const spent = storyRun(run.store.current, story.id).costUsd;
+  const overBudget = storyBudgetReason(spent, ctx.limits.maxCostPerStoryUsd);
+  const park = attempt >= ctx.limits.maxRetries || overBudget !== null;
   await run.store.update((s) =>
     markFailed(endRunning(s, story.id, ctx.now()), story.id, {
       reason: failure.reason,
@@ -119,8 +122,31 @@ export async function recordFailure(
     willRetry: !park,
   });
   if (park) {
-    emit({ type: 'story-parked', storyId: story.id, attempts: attempt, reason: failure.reason });
+    emit({
+      type: 'story-parked',
+      storyId: story.id,
+      attempts: attempt,
+      reason: overBudget ?? failure.reason,
+    });
     await removeStoryCheckout(run.root, storyCheckoutOf(run.ctx, story.id));
   }
   run.busy.delete(story.id);
+}
+
+/**
+ * Parks the stories among `ready` whose attempts (in earlier runs) already
+ * cost `--max-cost-per-story`, without starting them. Returns how many.
+ */
+export async function parkSpentStories(run: ParallelRun, ready: readonly Story[]): Promise<number> {
+  const { ctx } = run;
+  let parked = 0;
+  for (const story of ready) {
+    const record = storyRun(run.store.current, story.id);
+    const reason = storyBudgetReason(record.costUsd, ctx.limits.maxCostPerStoryUsd);
+    if (reason === null) continue;
+    await run.store.update((s) => markParked(s, story.id, ctx.now()));
+    ctx.emit({ type: 'story-parked', storyId: story.id, attempts: record.attempts, reason });
+    parked++;
+  }
+  return parked;
 }

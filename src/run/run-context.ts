@@ -17,6 +17,8 @@ export interface LoopLimits {
   /** Attempts per story before it is parked. */
   maxRetries: number;
   maxCostUsd?: number;
+  /** Park a story once its attempts together have cost this much (`--max-cost-per-story`). */
+  maxCostPerStoryUsd?: number;
   /** First wait after a rate limit; doubles on each further one. */
   rateLimitBackoffMs: number;
 }

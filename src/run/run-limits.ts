@@ -8,6 +8,7 @@ export interface LimitFlags {
   idleTimeout?: number;
   maxRetries?: number;
   maxCost?: number;
+  maxCostPerStory?: number;
 }
 
 /** How long one agent may run, and stay silent: flags over config, in milliseconds. */
@@ -33,11 +34,13 @@ export function maxCostUsd(config: Config, flags: LimitFlags): number | undefine
 export function loopLimits(config: Config, flags: LimitFlags): LoopLimits {
   const maxIterations = flags.maxIterations ?? config.limits.maxIterations;
   const maxCost = maxCostUsd(config, flags);
+  const perStory = flags.maxCostPerStory ?? config.limits.maxCostPerStory ?? undefined;
   return {
     ...(maxIterations ? { maxIterations } : {}),
     ...agentTimeLimits(config, flags),
     maxRetries: flags.maxRetries ?? config.limits.maxRetries,
     ...(maxCost ? { maxCostUsd: maxCost } : {}),
+    ...(perStory ? { maxCostPerStoryUsd: perStory } : {}),
     rateLimitBackoffMs: rateLimitBackoffMs(),
   };
 }

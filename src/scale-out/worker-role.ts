@@ -101,6 +101,7 @@ function laneRun(role: Role, afterIteration: (iteration: number) => Promise<void
     store: role.store,
     root: role.root,
     prdBranch: role.prdBranch,
+    workers: 1,
     prd: role.prd,
     busy: new Set(),
     queue: [],

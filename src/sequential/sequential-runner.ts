@@ -1,5 +1,6 @@
-import { wouldExceedCost } from '../core/budget.js';
+import { storyBudgetReason, wouldExceedCost } from '../core/budget.js';
 import { ExitCode } from '../core/errors.js';
+import { storiesLeft } from '../core/forecast.js';
 import { allDoneMessage } from '../core/scope-summary.js';
 import { selectNextStory } from '../core/select.js';
 import type { StopReason } from '../events/run-event.js';
@@ -15,8 +16,9 @@ import { rollBack } from '../run/story-rollback.js';
 import { undoAttempt } from '../run/undo-attempt.js';
 import { iterationLogPath, runFiles } from '../state/layout.js';
 import { acquireLock } from '../state/lock.js';
+import { runForecast } from '../state/run-forecast.js';
 import { type RunState, readRunState } from '../state/run-state.js';
-import { markFailed, markStopped, newRunState } from '../state/run-state-update.js';
+import { markFailed, markParked, markStopped, newRunState, storyRun } from '../state/run-state-update.js';
 import { runStoryAttempt } from './story-attempt-run.js';
 
 /**
@@ -115,6 +117,21 @@ async function iterate(ctx: RunContext, initial: RunState, resumed: boolean): Pr
       );
     }
 
+    const spentAlready = storyRun(state, selection.story.id);
+    const overBudget = storyBudgetReason(spentAlready.costUsd, ctx.limits.maxCostPerStoryUsd);
+    if (overBudget !== null) {
+      // Spent in an earlier run, before this budget: parked without another attempt.
+      state = markParked(state, selection.story.id, ctx.now());
+      await saveState(ctx, state);
+      ctx.emit({
+        type: 'story-parked',
+        storyId: selection.story.id,
+        attempts: spentAlready.attempts,
+        reason: overBudget,
+      });
+      continue;
+    }
+
     // What background hooks wrote lands now, before the attempt records its HEAD.
     await hooks.betweenIterations();
     const result = await runStoryAttempt(ctx, state, selection.story, agents.current());
@@ -158,6 +175,7 @@ async function iterate(ctx: RunContext, initial: RunState, resumed: boolean): Pr
         learnings: result.signals.learn,
       });
       passedThisRun.add(story.id);
+      const forecast = runForecast(state, storiesLeft(prd.stories, scope, parked, story.id));
       ctx.emit({
         type: 'story-passed',
         iteration: state.iteration,
@@ -167,6 +185,7 @@ async function iterate(ctx: RunContext, initial: RunState, resumed: boolean): Pr
         commits: result.commits,
         costUsd: state.stories[story.id]?.costUsd ?? result.costUsd,
         durationMs: state.stories[story.id]?.durationMs ?? result.durationMs,
+        ...(forecast ? { forecast } : {}),
       });
       await afterIteration(story.id);
       continue;
@@ -180,7 +199,8 @@ async function iterate(ctx: RunContext, initial: RunState, resumed: boolean): Pr
       await saveState(ctx, state);
       return finish('interrupted', ExitCode.Interrupted, 'stopped; the interrupted attempt was rolled back');
     }
-    const park = attempt >= ctx.limits.maxRetries;
+    const overBudgetNow = storyBudgetReason(storyRun(state, story.id).costUsd, ctx.limits.maxCostPerStoryUsd);
+    const park = attempt >= ctx.limits.maxRetries || overBudgetNow !== null;
     state = markFailed(state, story.id, {
       reason: verdict.reason,
       kind: verdict.kind,
@@ -201,7 +221,12 @@ async function iterate(ctx: RunContext, initial: RunState, resumed: boolean): Pr
       willRetry: !park,
     });
     if (park)
-      ctx.emit({ type: 'story-parked', storyId: story.id, attempts: attempt, reason: verdict.reason });
+      ctx.emit({
+        type: 'story-parked',
+        storyId: story.id,
+        attempts: attempt,
+        reason: overBudgetNow ?? verdict.reason,
+      });
     await afterIteration(story.id);
   }
 }

@@ -27,6 +27,8 @@ const LimitsSchema = z.strictObject({
   idleTimeout: Seconds.default(300),
   maxRetries: z.number().int().positive().default(3),
   maxCost: z.number().positive().nullable().default(null),
+  /** Park a story once its attempts together have cost this many US dollars; null or absent: no limit. */
+  maxCostPerStory: z.number().positive().nullable().optional(),
 });
 
 export const HookSchema = z

@@ -47,6 +47,8 @@ limits:
   maxRetries: 3
   # Stop before spending more than this many US dollars in total; null means no limit.
   maxCost: null
+  # Park a story once its attempts together have cost this many US dollars (no limit unless set):
+  # maxCostPerStory: 2.50
 
 # What happens to a failed attempt's changes: rollback (reset to where the attempt began)
 # or keep (save them to a rescue ref first, then roll back).

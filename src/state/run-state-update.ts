@@ -100,7 +100,7 @@ export function markPassed(
     const { parked: _parked, ...rest } = s;
     return { ...rest, passedAt: result.now.toISOString(), commits: [...s.commits, ...result.commits] };
   });
-  return finishCurrent(next, storyId);
+  return finishCurrent(next, storyId, result.now);
 }
 
 /** Records a failed attempt; `park` once the story has used up its retries. */
@@ -119,7 +119,7 @@ export function markFailed(
     },
     ...(failure.park ? { parked: true } : {}),
   }));
-  return finishCurrent(next, storyId);
+  return finishCurrent(next, storyId, failure.now);
 }
 
 /** Gives a parked story a fresh set of attempts (usage and history are kept). */
@@ -150,6 +150,28 @@ export function clearStop(state: RunState, now: Date): RunState {
   return { ...rest, updatedAt: now.toISOString() };
 }
 
-function finishCurrent(state: RunState, storyId: string): RunState {
-  return state.current?.storyId === storyId ? { ...state, current: null } : state;
+/** Closes the story's attempt in flight, adding its wall time to the story's. */
+function finishCurrent(state: RunState, storyId: string, now: Date): RunState {
+  const current = state.current;
+  if (current?.storyId !== storyId) return state;
+  const timed = withElapsed(state, storyId, now.getTime() - Date.parse(current.startedAt));
+  return { ...timed, current: null };
+}
+
+/** Adds an attempt's wall time (start to verdict) to its story. */
+export function withElapsed(state: RunState, storyId: string, ms: number): RunState {
+  const story = state.stories[storyId];
+  if (story === undefined || !(ms > 0)) return state;
+  return {
+    ...state,
+    stories: {
+      ...state.stories,
+      [storyId]: { ...story, elapsedMs: (story.elapsedMs ?? 0) + Math.round(ms) },
+    },
+  };
+}
+
+/** Parks a story without an attempt: its spend has reached the per-story budget. */
+export function markParked(state: RunState, storyId: string, now: Date): RunState {
+  return withStory(state, storyId, now, (s) => ({ ...s, parked: true }));
 }

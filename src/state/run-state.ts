@@ -66,6 +66,8 @@ export const StoryRunSchema = z.object({
   inputTokens: Count,
   outputTokens: Count,
   durationMs: Count,
+  /** Wall time of the story's attempts, start to verdict, gates included (the forecast's pace). */
+  elapsedMs: Count.optional(),
   commits: z.array(z.string()),
 });
 export type StoryRun = z.infer<typeof StoryRunSchema>;

@@ -1,5 +1,5 @@
 import type { Integrating, RunningAttempt, RunState } from './run-state.js';
-import { storyRun } from './run-state-update.js';
+import { storyRun, withElapsed } from './run-state-update.js';
 
 /**
  * Pure updates of a parallel run's state: several attempts in flight at
@@ -60,13 +60,16 @@ export function updateRunning(
  * retry.
  */
 export function endRunning(state: RunState, storyId: string, now: Date, uncount = false): RunState {
+  const ended = runningAttempt(state, storyId);
   const running = (state.running ?? []).filter((r) => r.storyId !== storyId);
   const story = state.stories[storyId];
   const stories =
     uncount && story
       ? { ...state.stories, [storyId]: { ...story, attempts: Math.max(0, story.attempts - 1) } }
       : state.stories;
-  return { ...state, running, stories, updatedAt: now.toISOString() };
+  const next = { ...state, running, stories, updatedAt: now.toISOString() };
+  // A counted attempt's wall time is the story's: the forecast's pace.
+  return ended && !uncount ? withElapsed(next, storyId, now.getTime() - Date.parse(ended.startedAt)) : next;
 }
 
 export const startIntegrating = (state: RunState, integrating: Integrating): RunState => ({

@@ -1,4 +1,5 @@
 import type { AgentEvent, RetryEvent } from '../agents/agent-event.js';
+import { describeForecast } from '../core/forecast.js';
 import { formatUsd as money } from '../core/money.js';
 import { visibleText } from '../core/visible-text.js';
 import type { EventOf, RunEvent } from '../events/run-event.js';
@@ -63,7 +64,7 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
     case 'check-finished':
       return `  check ${event.exitCode === 0 ? 'passed' : `failed (exit ${event.exitCode})`}: ${event.command} ${seconds(event.durationMs)}`;
     case 'story-passed':
-      return `✓ ${event.storyId} passed on attempt ${event.attempt}: ${event.commits.map((c) => c.sha.slice(0, 7)).join(', ')} (${money(event.costUsd)}, ${seconds(event.durationMs)})`;
+      return `✓ ${event.storyId} passed on attempt ${event.attempt}: ${event.commits.map((c) => c.sha.slice(0, 7)).join(', ')} (${money(event.costUsd)}, ${seconds(event.durationMs)})${event.forecast ? ` — ${describeForecast(event.forecast)}` : ''}`;
     case 'attempt-failed':
       if (event.storyId === undefined)
         return `✗ iteration ${event.iteration} failed (${event.kind}): ${firstLine(event.reason.trim())} [${event.attempt}/${event.maxAttempts} in a row]`;
@@ -71,6 +72,8 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
     case 'rolled-back':
       return `  rolled back to ${event.to.slice(0, 7)}${event.rescueRef ? ` (${event.storyId === undefined ? 'kept' : 'attempt kept'} at ${event.rescueRef})` : ''}`;
     case 'story-parked':
+      if (event.attempts === 0)
+        return `✗ ${event.storyId} parked before an attempt: ${firstLine(event.reason)}`;
       return `✗ ${event.storyId} parked after ${event.attempts} attempts: ${firstLine(event.reason)}`;
     case 'task-file-restored':
       return `  the agent edited ${event.path}; restored the tool's copy`;

@@ -15,7 +15,7 @@ import { createLoopProject, type LoopProject, prdJson } from '../support/loop-pr
 import type { Turn } from '../support/model-script.js';
 import { runRalph } from '../support/ralph-cli.js';
 import { implement } from '../support/story-script.js';
-import { terminalEnv, terminalTests } from '../tui/terminal.js';
+import { inProject, terminalTests } from '../tui/terminal.js';
 
 vi.setConfig({ testTimeout: 240_000 });
 
@@ -142,12 +142,7 @@ describe('hostile text in the task file, the agent and the gates', () => {
       implement('US-001', 'Greet', 'ok.txt', 'ok\n'),
     ]);
     terminals.defer(project.cleanup);
-    const t = terminals.start(['run', 'demo', '--no-worktree'], {
-      cwd: project.repo.dir,
-      env: terminalEnv({ ...project.claude.env, RALPH_AGENT_PATH: project.claude.binaryPath }),
-      columns: 160,
-      rows: 32,
-    });
+    const t = terminals.start(['run', 'demo', '--no-worktree'], inProject(project, 160, 32));
     const ready = await t.see('Ready — press s to start');
     expect(ready.text).toContain('Demo ␛]0;PWNED␇');
     expect(ready.text).toContain('Greet ␛]52;c;SE9TVElMRQ==␇clip');

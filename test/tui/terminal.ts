@@ -209,3 +209,17 @@ export function terminalTests(): {
     defer: (cleanup) => cleanups.push(cleanup),
   };
 }
+
+/** Where and how a scripted project's `ralph` runs in a terminal: its checkout, its Claude Code, this size. */
+export function inProject(
+  project: { repo: { dir: string }; claude: { env: NodeJS.ProcessEnv; binaryPath: string } },
+  columns: number,
+  rows: number,
+): TerminalOptions {
+  return {
+    cwd: project.repo.dir,
+    env: terminalEnv({ ...project.claude.env, RALPH_AGENT_PATH: project.claude.binaryPath }),
+    columns,
+    rows,
+  };
+}

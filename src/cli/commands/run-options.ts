@@ -48,6 +48,11 @@ export function addRunOptions(command: Command): Command {
     .option('--idle-timeout <secs>', 'kill an agent silent this long (default 300)', positiveInt)
     .option('--max-retries <n>', 'attempts per story before it is parked (default 3)', positiveInt)
     .option('--max-cost <usd>', 'stop before exceeding this spend', positiveNumber)
+    .option(
+      '--max-cost-per-story <usd>',
+      'park a story whose attempts together reach this spend (config limits.maxCostPerStory)',
+      positiveNumber,
+    )
     .option('-s, --story <id>', 'run only this story')
     .option('-r, --resume-from <id>', 'skip stories before this one')
     .option('-d, --dry-run', 'print the prompt for the next story; run nothing')

@@ -1,12 +1,14 @@
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ExitCode } from '../../core/errors.js';
+import { describeForecast, storiesLeft } from '../../core/forecast.js';
 import { formatUsd } from '../../core/money.js';
 import { selectNextStory } from '../../core/select.js';
 import type { Story } from '../../core/types.js';
 import { parallelActivity } from '../../parallel/activity.js';
 import type { LockStatus } from '../../state/lock.js';
 import { locateProject } from '../../state/project-root.js';
+import { runForecast } from '../../state/run-forecast.js';
 import type { CurrentAttempt, RunState } from '../../state/run-state.js';
 import { duration, statusMark } from '../format.js';
 import { findGoalRun } from '../goal-run-target.js';
@@ -43,6 +45,7 @@ export async function statusCommand(target: string | undefined, opts: { json?: b
   const selection = selectNextStory(ctx.prd.stories, { parked });
   const next = selection.kind === 'story' ? selection.story : null;
   const done = ctx.prd.stories.filter((s) => s.status === 'done').length;
+  const forecast = runForecast(run, storiesLeft(ctx.prd.stories, {}, parked), Math.max(1, workers.length));
 
   if (opts.json) {
     printJson({
@@ -58,6 +61,7 @@ export async function statusCommand(target: string | undefined, opts: { json?: b
       workers,
       verified: activity.verified,
       run: run ? runJson(run) : null,
+      forecast,
     });
     return ExitCode.Success;
   }
@@ -85,6 +89,7 @@ export async function statusCommand(target: string | undefined, opts: { json?: b
     out.push(`  ${statusMark(s.status, parked.has(s.id))} ${s.id}  ${s.title}${extra}`);
   }
   out.push(`${done}/${ctx.prd.stories.length} done · next: ${next ? `${next.id} ${next.title}` : 'none'}`);
+  if (forecast) out.push(`forecast: ${describeForecast(forecast)}`);
   if (running) {
     out.push(
       `running: ${running.storyId} attempt ${running.attempt} (iteration ${running.iteration}), for ${duration(running.elapsedMs)}`,

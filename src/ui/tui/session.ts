@@ -4,6 +4,7 @@
  * in memory. The TUI only reads these summaries and the event stream, and
  * asks for actions: it never touches files, git or processes itself.
  */
+import type { Forecast } from '../../core/forecast.js';
 import type { GoalMode, GoalRunState } from '../../core/goal-types.js';
 import type { RunEvent } from '../../events/run-event.js';
 import type { Provider } from '../../state/config-schema.js';
@@ -49,6 +50,8 @@ export interface PrdSummary {
   costUsd: number;
   /** A loop for this PRD is running (in this process or, after a reload, elsewhere). */
   running: boolean;
+  /** The rest of the run at its pace so far; null or absent without a basis. */
+  forecast?: Forecast | null;
   /** Set for a goal run (`ralph goal`): its `stories` are the steps the agent made. */
   goal?: GoalTab;
 }

@@ -1,4 +1,5 @@
 import { Box } from 'ink';
+import { shortForecast } from '../../../core/forecast.js';
 import { duration, money } from '../model/format.js';
 import { lastIteration } from '../model/run-view.js';
 import { statusBadge } from '../model/status.js';
@@ -30,6 +31,7 @@ export function Header({ prd, nowMs }: { prd: PrdView; nowMs: number }) {
     `Iteration ${run.iteration}/${lastIteration(run)}`,
     elapsed === null ? null : duration(elapsed),
     money(run.costUsd),
+    run.forecast === null ? null : shortForecast(run.forecast),
     run.agent,
     ...where,
   ].filter((s) => s !== null);

@@ -1,18 +1,10 @@
 /** Short human figures for a terminal: `$0.42`, `3m 05s`. */
+import { formatDuration } from '../../../core/duration.js';
 import { formatUsd } from '../../../core/money.js';
 
 export const money = formatUsd;
 
-export function duration(ms: number): string {
-  const total = Math.max(0, Math.floor(ms / 1000));
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  const pad = (n: number) => String(n).padStart(2, '0');
-  if (h > 0) return `${h}h ${pad(m)}m`;
-  if (m > 0) return `${m}m ${pad(s)}s`;
-  return `${s}s`;
-}
+export const duration = formatDuration;
 
 /** Like `duration`, with tenths under a minute: a story's time, where seconds matter. */
 export const storyDuration = (ms: number): string =>

@@ -3,6 +3,7 @@
  * Pure: the time of each event is passed in, never read.
  */
 import type { RetryEvent } from '../../../agents/agent-event.js';
+import type { Forecast } from '../../../core/forecast.js';
 import type { GoalMode } from '../../../core/goal-types.js';
 import type { GoalStopReason, StopReason } from '../../../events/run-event.js';
 import { describeRetry } from '../../plain-reporter.js';
@@ -77,6 +78,8 @@ export interface RunView {
   hooks: readonly HookTaskLine[];
   /** A parallel run's workers and merge queue; null for a sequential run. */
   lanes: Lanes | null;
+  /** The rest of the run at its pace so far, as of the last pass (or the summary); null without a basis. */
+  forecast: Forecast | null;
 }
 
 export function initialRunView(summary: PrdSummary, logCapacity?: number): RunView {
@@ -100,6 +103,7 @@ export function initialRunView(summary: PrdSummary, logCapacity?: number): RunVi
     mode: summary.goal?.mode ?? null,
     hooks: summary.goal?.hookTasks ?? [],
     lanes: null,
+    forecast: summary.forecast ?? null,
   };
 }
 
@@ -188,6 +192,7 @@ export function reloadedRun(run: RunView, summary: PrdSummary): RunView {
     maxIterations: summary.maxIterations,
     counted: 0,
     iteration: Math.max(run.iteration, summary.iteration),
+    forecast: summary.forecast ?? null,
   };
 }
 
@@ -268,6 +273,7 @@ export function reduceRun(run: RunView, summary: PrdSummary, event: SessionEvent
           state: 'done',
         })),
         activity: `✓ ${event.storyId} passed`,
+        forecast: event.forecast ?? null,
       };
     case 'attempt-failed':
       return {
