@@ -25,8 +25,9 @@ const WINDOW = '\u001b]0;PWNED\u0007';
 const TITLE = `Greet ${CLIPBOARD}clip ${CLEAR}clear ${WINDOW}title`;
 const SHOWN_TITLE = 'Greet ␛]52;c;SE9TVElMRQ==␇clip ␛[2Jclear ␛]0;PWNED␇title';
 const PROJECT = `Demo ${WINDOW}`;
-const AGENT_SAYS = `Looking around ${CLIPBOARD}AGENT-CLIP and ${CLEAR}AGENT-CLEAR.`;
-const SHOWN_AGENT_SAYS = 'Looking around ␛]52;c;SE9TVElMRQ==␇AGENT-CLIP and ␛[2JAGENT-CLEAR.';
+/** With a C1 control too (CSI as one character), which JSON.stringify leaves raw. */
+const AGENT_SAYS = `Looking around ${CLIPBOARD}AGENT-CLIP and ${CLEAR}AGENT-CLEAR \u009b2J.`;
+const SHOWN_AGENT_SAYS = 'Looking around ␛]52;c;SE9TVElMRQ==␇AGENT-CLIP and ␛[2JAGENT-CLEAR \\u009b2J.';
 const FAIL_REASON = `blocked by ${WINDOW}FAIL-TITLE`;
 /** A C0 control but tab and line feed, DEL, or C1: none may reach a person's terminal raw. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.

@@ -107,7 +107,8 @@ describe('--max-cost-per-story', () => {
     terminals.defer(project.cleanup);
     const refused = await project.run(['demo', '--no-worktree', '--max-cost-per-story', '0']);
     expect(refused.exitCode).toBe(2);
-    expect(refused.stderr).toContain('--max-cost-per-story');
+    expect(refused.stderr).toContain("option '--max-cost-per-story <usd>' argument '0' is invalid");
+    expect(refused.stderr).toContain('expected a positive number');
     expect(project.server.modelCalls()).toHaveLength(0);
     await expect(project.read('.ralph/runs/demo/state.json')).rejects.toThrow();
   });
