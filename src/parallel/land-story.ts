@@ -39,7 +39,14 @@ export type LandResult =
   | { kind: 'landed'; tip: string; commits: CommitInfo[] }
   /** The PRD branch already records the story as done (a landing completed before a crash). */
   | { kind: 'already-landed' }
-  | { kind: 'rejected'; failure: AttemptFailure; problem: IntegrationProblem; landedMeanwhile: string[] }
+  | {
+      kind: 'rejected';
+      failure: AttemptFailure;
+      problem: IntegrationProblem;
+      landedMeanwhile: string[];
+      /** The PRD branch's tip it could not land on. */
+      tip: string;
+    }
   | { kind: 'aborted' };
 
 /**
@@ -78,6 +85,7 @@ export async function landStory(request: LandRequest): Promise<LandResult> {
         failure: integrationFailure(problem, landedMeanwhile),
         problem,
         landedMeanwhile,
+        tip: tipBefore,
       };
     };
 

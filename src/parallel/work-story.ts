@@ -25,6 +25,10 @@ export interface StoryWorkRequest {
   prdBranch: string;
   story: Story;
   lastFailure?: Failure;
+  /** Why its verified work was last dropped after a race, for the redo's prompt. */
+  lastRequeue?: Failure;
+  /** Times it was requeued so far: its verdict says so, and lands first. */
+  requeues?: number;
   agent: AgentSetup;
   /** Tagged with the worker and story by the caller. */
   emit: RunEventSink;
@@ -96,6 +100,7 @@ export async function workStory(request: StoryWorkRequest): Promise<StoryWorkRes
       attempt,
       iteration,
       ...(request.lastFailure ? { lastFailure: request.lastFailure } : {}),
+      ...(request.lastRequeue ? { lastRequeue: request.lastRequeue } : {}),
       agent: request.agent,
       emit,
       record: {
@@ -126,6 +131,7 @@ export async function workStory(request: StoryWorkRequest): Promise<StoryWorkRes
       verifiedAt: ctx.now().toISOString(),
       summary: outcome.summary,
       learnings: [...facts.said.learn],
+      ...(request.requeues ? { requeues: request.requeues } : {}),
     };
     await writeVerdict(request.root, branch, recorded);
     faultPoint('story-verified');
@@ -147,7 +153,7 @@ export async function workStory(request: StoryWorkRequest): Promise<StoryWorkRes
 }
 
 /** The run as seen from a story's checkout: the same task and progress files, at the same place in it. */
-function storyContext(
+export function storyContext(
   ctx: RunContext,
   dir: string,
   emit: RunEventSink,

@@ -21,6 +21,8 @@ export interface StoryAttemptSpec {
   attempt: number;
   iteration: number;
   lastFailure?: Failure;
+  /** Parallel runs: why the story's verified work was dropped and it is redone (not a failed attempt). */
+  lastRequeue?: Failure;
   agent: AgentSetup;
   /** Where the attempt's events go, before any lane tag the caller adds. */
   emit: RunEventSink;
@@ -48,6 +50,7 @@ export async function storyAttemptRequest(spec: StoryAttemptSpec): Promise<Attem
       story,
       spec.attempt,
       spec.lastFailure,
+      spec.lastRequeue,
     ),
     agent: spec.agent,
     timeoutMs: ctx.limits.timeoutMs,
@@ -82,7 +85,7 @@ export async function storyAttemptRequest(spec: StoryAttemptSpec): Promise<Attem
 }
 
 /** A kernel event as the story runners report it, tagged with the iteration and story. */
-function storyAttemptEvent(event: AttemptEvent, at: { iteration: number; storyId: string }): RunEvent {
+export function storyAttemptEvent(event: AttemptEvent, at: { iteration: number; storyId: string }): RunEvent {
   switch (event.type) {
     case 'agent-event':
       return { ...event, ...at };
@@ -94,7 +97,7 @@ function storyAttemptEvent(event: AttemptEvent, at: { iteration: number; storyId
 }
 
 /** The agent's signals and spend, as events, once it has stopped. */
-function reportAgentDone(
+export function reportAgentDone(
   emit: RunEventSink,
   at: { iteration: number; storyId: string },
   said: Signals,

@@ -26,6 +26,8 @@ export async function storyPromptFor(
   story: Story,
   attempt = 1,
   last?: Failure,
+  /** Parallel runs: why its verified work was dropped, when it was (see `markRequeued`). */
+  requeue?: Failure,
 ): Promise<string> {
   const { cwd, environment } = sources;
   const progress = await readProgress(sources.progressPath);
@@ -56,6 +58,14 @@ export async function storyPromptFor(
             maxAttempts: sources.maxRetries,
             reason: last.reason,
             ...(last.gateOutputTail ? { gateOutputTail: last.gateOutputTail } : {}),
+          },
+        }
+      : {}),
+    ...(requeue
+      ? {
+          requeue: {
+            reason: requeue.reason,
+            ...(requeue.gateOutputTail ? { detail: requeue.gateOutputTail } : {}),
           },
         }
       : {}),

@@ -104,6 +104,8 @@ function laneRun(role: Role, afterIteration: (iteration: number) => Promise<void
     prd: role.prd,
     busy: new Set(),
     queue: [],
+    reserved: null,
+    agent: () => ctx.agent,
     laneEmit: (worker, storyId) => (event) =>
       ctx.emit({ ...event, worker, storyId: event.storyId ?? storyId }),
     afterIteration: (iteration) => afterIteration(iteration),

@@ -58,7 +58,7 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
     case 'check-finished':
       return `  check ${event.exitCode === 0 ? 'passed' : `failed (exit ${event.exitCode})`}: ${event.command} ${seconds(event.durationMs)}`;
     case 'story-passed':
-      return `✓ ${event.storyId} passed on attempt ${event.attempt}: ${event.commits.map((c) => c.sha.slice(0, 7)).join(', ')} (${money(event.costUsd)}, ${seconds(event.durationMs)})`;
+      return `✓ ${event.storyId} passed on attempt ${event.attempt}${event.afterResolution ? ', landed after resolution' : ''}: ${event.commits.map((c) => c.sha.slice(0, 7)).join(', ')} (${money(event.costUsd)}, ${seconds(event.durationMs)})`;
     case 'attempt-failed':
       if (event.storyId === undefined)
         return `✗ iteration ${event.iteration} failed (${event.kind}): ${firstLine(event.reason.trim())} [${event.attempt}/${event.maxAttempts} in a row]`;
@@ -95,9 +95,18 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
     case 'integration-started':
       return `landing on ${event.onto}${event.queued > 0 ? ` (${event.queued} more waiting)` : ''}`;
     case 'integration-failed':
+      // A race is said by the resolution's own line, which follows.
+      if (event.next === 'resolve') return null;
       return event.kind === 'conflict'
         ? `conflict with ${event.landedMeanwhile.join(', ') || 'the new tip'} in ${event.files.join(', ')}; not landed`
         : `the checks failed on the new tip; not landed`;
+    case 'resolution-started':
+      return `${event.storyId} waits to land (${describeRace(event)}); resolving with ${event.agent}`;
+    case 'resolution-finished':
+      if (!event.resolved) return `resolution refused: ${firstLine(event.reason ?? 'no reason given')}`;
+      return event.byAgent ? 'resolved on the new tip; landing' : 'git combined it with the new tip; landing';
+    case 'story-requeued':
+      return `${event.storyId} requeued (${event.requeues}/${event.maxRequeues}): redone from the new tip, not counted as a failed attempt`;
     case 'run-finished':
       if (event.goal) return describeGoalFinish(event, event.goal);
       return `${event.message} — ${event.passed}/${event.total} passed, ${plural(event.iterations, 'iteration')}, ${money(event.costUsd)}${event.parked.length ? `, parked: ${event.parked.join(', ')}` : ''} (exit ${event.exitCode})`;
@@ -160,6 +169,14 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
     case 'pr-failed':
       return `no pull request: ${event.message}`;
   }
+}
+
+/** "conflict with US-006 in REGISTRY.md", "the checks failed once US-006 landed". */
+export function describeRace(event: EventOf<'resolution-started'>): string {
+  const who = event.landedMeanwhile.length > 0 ? event.landedMeanwhile.join(', ') : 'the new tip';
+  return event.kind === 'conflict'
+    ? `conflict with ${who} in ${event.files.join(', ')}`
+    : `the checks failed once ${who} landed`;
 }
 
 function describeRecovery(action: Extract<RunEvent, { type: 'recovered' }>['action'], id: string): string {
