@@ -6,8 +6,8 @@ export interface ReadyOptions extends SelectionOptions {
   busy: ReadonlySet<string>;
   /** How many may start now (free workers). */
   cap: number;
-  /** A story to start before any other when it is ready (one redone after losing a race to land). */
-  first?: string;
+  /** Stories to start before any other when they are ready (redone after losing a race to land). */
+  first?: ReadonlySet<string>;
 }
 
 /**
@@ -32,7 +32,7 @@ export function readyStories(stories: readonly Story[], options: ReadyOptions): 
     )
     .sort(
       (a, b) =>
-        Number(b.id === options.first) - Number(a.id === options.first) ||
+        Number(options.first?.has(b.id) ?? false) - Number(options.first?.has(a.id) ?? false) ||
         inProgressFirst(a, b) ||
         compareStories(a, b),
     )

@@ -26,11 +26,15 @@ export async function prepareResolutionCheckout(
 ): Promise<ResolutionCheckout> {
   const { dir, tip, head } = request;
   await prepareDetachedStoryCheckout(root, { dir, at: tip });
-  const merged = await runGit(['merge', '--squash', '--no-commit', '--quiet', head], {
-    cwd: dir,
-    env: NO_EDITOR,
-    allowFailure: true,
-  });
+  // One conflict style whatever the user's config says: the markers the prompt and the checks expect.
+  const merged = await runGit(
+    ['-c', 'merge.conflictStyle=merge', 'merge', '--squash', '--no-commit', '--quiet', head],
+    {
+      cwd: dir,
+      env: NO_EDITOR,
+      allowFailure: true,
+    },
+  );
   const unmerged = await unmergedPaths(dir);
   // Exit 1 with conflicts is what a conflict looks like; anything else is git failing.
   if (merged.exitCode !== 0 && unmerged.length === 0) {

@@ -6,7 +6,7 @@ import { passedStoryIds } from '../core/pass-commit.js';
 import type { StoryVerdict } from '../core/story-verdict.js';
 import type { Story } from '../core/types.js';
 import type { AttemptFailure } from '../core/verdict.js';
-import type { RunEventSink } from '../events/run-event.js';
+import type { EventOf, RunEventSink } from '../events/run-event.js';
 import { type CommitInfo, commitsSince, git, headSha, statusPorcelain } from '../git/index.js';
 import { attachHead, compareAndSwapBranch, detachHead, rebaseOnto, returnToBranch } from '../git/land.js';
 import { restorePathsFrom } from '../git/restore-paths.js';
@@ -134,6 +134,25 @@ export async function landStory(request: LandRequest): Promise<LandResult> {
     await attachHead(cwd, prdBranch);
     return { kind: 'landed', tip, commits };
   }
+}
+
+/**
+ * The event that says verified work did not land, and what happens to it
+ * next: a race is resolved, the story's own failure retried.
+ */
+export function integrationFailed(
+  storyId: string,
+  rejected: Extract<LandResult, { kind: 'rejected' }>,
+  next: 'resolve' | 'retry',
+): EventOf<'integration-failed'> {
+  return {
+    type: 'integration-failed',
+    storyId,
+    kind: rejected.failure.kind === 'conflict' ? 'conflict' : 'check-failed',
+    files: rejected.problem.kind === 'conflict' ? [...rejected.problem.files] : [],
+    landedMeanwhile: rejected.landedMeanwhile,
+    next,
+  };
 }
 
 /**

@@ -6,7 +6,7 @@ import { readTaskFile } from '../run/read-task-file.js';
 import { rollBack } from '../run/story-rollback.js';
 import { markPassed, storyRun } from '../state/run-state-update.js';
 import { endIntegrating } from '../state/running-attempts.js';
-import { landStory } from './land-story.js';
+import { integrationFailed, landStory } from './land-story.js';
 import type { ParallelRun, Verified } from './parallel-run.js';
 import { releaseReservation } from './reservation.js';
 import { recordLandingStart } from './state-store.js';
@@ -73,14 +73,7 @@ export async function landNext(
   if (result.kind === 'rejected') {
     await store.update((s) => endIntegrating(s, ctx.now()));
     const race = isRace({ base: item.verdict.base, tip: result.tip });
-    emit({
-      type: 'integration-failed',
-      storyId: story.id,
-      kind: result.failure.kind === 'conflict' ? 'conflict' : 'check-failed',
-      files: result.problem.kind === 'conflict' ? [...result.problem.files] : [],
-      landedMeanwhile: result.landedMeanwhile,
-      next: race ? 'resolve' : 'retry',
-    });
+    emit(integrationFailed(story.id, result, race ? 'resolve' : 'retry'));
     if (race) {
       return {
         kind: 'race',

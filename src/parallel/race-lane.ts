@@ -5,18 +5,12 @@ import { refSha, writeVerdict } from '../git/story-branches.js';
 import { removeStoryCheckout } from '../git/story-worktree.js';
 import { isToolFile } from '../run/tool-files.js';
 import { faultPoint } from '../state/fault-point.js';
-import {
-  endResolving,
-  markRequeued,
-  reserveLanding,
-  startResolving,
-  updateResolving,
-} from '../state/race-records.js';
-import { addUsage, markFailed, storyRun } from '../state/run-state-update.js';
+import { endResolving, markRequeued, reserveLanding } from '../state/race-records.js';
+import { markFailed, storyRun } from '../state/run-state-update.js';
 import { type LandingEnd, landNext } from './merge-lane.js';
 import type { ParallelRun, Verified } from './parallel-run.js';
 import { releaseReservation } from './reservation.js';
-import { type RaceResolution, resolveRace } from './resolve-race.js';
+import { type RaceResolution, resolutionRecords, resolveRace } from './resolve-race.js';
 import { storyCheckoutOf } from './work-story.js';
 
 export type RaceEnd = 'landed' | 'not-landed' | 'requeued' | 'rate-limited' | 'aborted';
@@ -54,33 +48,14 @@ export async function settleRace(run: ParallelRun, item: Verified, race: Race): 
     landedMeanwhile: race.landedMeanwhile,
     agent,
     emit,
-    record: {
-      started: async (worktree) => {
-        const state = await store.update((s) =>
-          startResolving(s, { storyId: story.id, worktree, now: ctx.now() }),
-        );
-        const iteration = state.iteration;
-        emit({
-          type: 'resolution-started',
-          storyId: story.id,
-          iteration,
-          kind: race.problem.kind === 'conflict' ? 'conflict' : 'check-failed',
-          files: race.problem.kind === 'conflict' ? [...race.problem.files] : [],
-          landedMeanwhile: race.landedMeanwhile,
-          agent: agent.adapter.name,
-        });
-        return { iteration };
-      },
-      token: async (token) => {
-        await store.update((s) => updateResolving(s, { agentToken: token }));
-      },
-      spawned: async (pid) => {
-        await store.update((s) => updateResolving(s, { agentPid: pid }));
-      },
-      agentDone: async (usage) => {
-        await store.update((s) => addUsage(s, story.id, usage, ctx.now()));
-      },
-    },
+    iteration: item.iteration,
+    record: resolutionRecords(store, emit, {
+      storyId: story.id,
+      iteration: item.iteration,
+      race,
+      agent: agent.adapter.name,
+      now: ctx.now,
+    }),
   }).finally(() => store.update((s) => endResolving(s, ctx.now())));
   return afterResolution(run, item, race, resolution, emit);
 }

@@ -23,7 +23,10 @@ import { reportAgentDone, storyAttemptEvent } from '../run/story-attempt.js';
 import { isToolFile, toolPaths } from '../run/tool-files.js';
 import { setupOnce } from '../run/worktree-setup.js';
 import { faultPoint } from '../state/fault-point.js';
-import { iterationLogPath } from '../state/layout.js';
+import { resolutionLogPath } from '../state/layout.js';
+import { startResolving, updateResolving } from '../state/race-records.js';
+import { addUsage } from '../state/run-state-update.js';
+import type { StateStore } from './state-store.js';
 import { storyCheckoutDir, storyContext } from './work-story.js';
 
 export interface RaceRequest {
@@ -38,6 +41,8 @@ export interface RaceRequest {
   verdict: StoryVerdict;
   /** The PRD branch's tip it failed to land on. */
   tip: string;
+  /** The iteration of the attempt whose work this is: the resolution's events and stream belong to it. */
+  iteration: number;
   problem: IntegrationProblem;
   landedMeanwhile: readonly string[];
   agent: AgentSetup;
@@ -45,7 +50,7 @@ export interface RaceRequest {
   emit: RunEventSink;
   /** What must survive a kill, awaited before the run goes on. */
   record: {
-    started(worktree: string): Promise<{ iteration: number }>;
+    started(worktree: string): Promise<void>;
     token(token: string): Promise<void>;
     spawned(pid: number): Promise<void>;
     agentDone(usage: CollectedUsage & { durationMs: number }): Promise<void>;
@@ -94,7 +99,8 @@ export async function resolveRace(request: RaceRequest): Promise<RaceResolution>
 
   const { environment } = await setupOnce(dir, ctx.config.worktree.setup, emit);
   const inStory = storyContext(ctx, dir, emit, environment);
-  const { iteration } = await request.record.started(dir);
+  await request.record.started(dir);
+  const { iteration } = request;
   const at = { iteration, storyId: story.id };
   const titles = new Map(request.prd.stories.map((s) => [s.id, s.title]));
   const files = problem.kind === 'conflict' ? problem.files : [];
@@ -127,7 +133,7 @@ export async function resolveRace(request: RaceRequest): Promise<RaceResolution>
     gates: ctx.config.checks,
     killSignal: ctx.killSignal,
     ...(ctx.wrap ? { wrap: ctx.wrap } : {}),
-    rawLogPath: iterationLogPath(ctx.files.dir, iteration),
+    rawLogPath: resolutionLogPath(ctx.files.dir, iteration),
     toolPaths: toolPaths(inStory),
     isToolPath: (path) => isToolFile(inStory, path),
     shape: resolutionShape(story.id),
@@ -207,4 +213,47 @@ async function checkResolution(
     dropped: droppedLines(landed, result),
     landedMeanwhile: given.landedMeanwhile,
   });
+}
+
+/**
+ * What a resolution run records, in the run state of whoever runs it (the
+ * parallel run, `ralph integrate`): that it runs, in which checkout, its
+ * agent's token and process group (a killed run stops them), its spend on
+ * the story; and the event that says the story waits to land.
+ */
+export function resolutionRecords(
+  store: StateStore,
+  emit: RunEventSink,
+  run: {
+    storyId: string;
+    iteration: number;
+    race: { problem: IntegrationProblem; landedMeanwhile: readonly string[] };
+    agent: string;
+    now: () => Date;
+  },
+): RaceRequest['record'] {
+  const { storyId, iteration, race, now } = run;
+  return {
+    started: async (worktree) => {
+      await store.update((s) => startResolving(s, { storyId, worktree, iteration, now: now() }));
+      emit({
+        type: 'resolution-started',
+        storyId,
+        iteration,
+        kind: race.problem.kind === 'conflict' ? 'conflict' : 'check-failed',
+        files: race.problem.kind === 'conflict' ? [...race.problem.files] : [],
+        landedMeanwhile: [...race.landedMeanwhile],
+        agent: run.agent,
+      });
+    },
+    token: async (token) => {
+      await store.update((s) => updateResolving(s, { agentToken: token }));
+    },
+    spawned: async (pid) => {
+      await store.update((s) => updateResolving(s, { agentPid: pid }));
+    },
+    agentDone: async (usage) => {
+      await store.update((s) => addUsage(s, storyId, usage, now()));
+    },
+  };
 }

@@ -220,7 +220,7 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
         parked,
         busy: new Set([...run.busy, ...held]),
         cap: workers - lanes.size,
-        ...(run.reserved ? { first: run.reserved.storyId } : {}),
+        ...(run.reserved ? { first: new Set([run.reserved.storyId]) } : {}),
       });
       for (const story of ready) {
         const totals = store.current.totals;

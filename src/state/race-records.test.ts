@@ -14,10 +14,11 @@ const now = new Date('2026-01-02T03:04:05.000Z');
 const fresh = () => newRunState({ name: 'demo', taskPath: '/x', now });
 
 describe('race records', () => {
-  it('a resolution run has an iteration of its own, its agent recorded, and ends', () => {
-    let state = startResolving(fresh(), { storyId: 'US-001', worktree: '/w', now });
-    expect(state.iteration).toBe(1);
-    expect(state.resolving).toMatchObject({ storyId: 'US-001', worktree: '/w', iteration: 1 });
+  it('a resolution run belongs to the iteration it resolves, its agent recorded, and ends', () => {
+    let state = startResolving(fresh(), { storyId: 'US-001', worktree: '/w', iteration: 3, now });
+    expect(state.iteration).toBe(0);
+    expect(state.totals.iterations).toBe(0);
+    expect(state.resolving).toMatchObject({ storyId: 'US-001', worktree: '/w', iteration: 3 });
     state = updateResolving(state, { agentToken: 't', agentPid: 42 });
     expect(RunStateSchema.parse(state).resolving).toMatchObject({ agentToken: 't', agentPid: 42 });
     expect(endResolving(state, now).resolving).toBeUndefined();

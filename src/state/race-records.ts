@@ -9,21 +9,22 @@ import { storyRun } from './run-state-update.js';
  * attempt back instead of counting it.
  */
 
-/** A resolution run starts: an iteration of its own (its agent's stream is `iterations/<n>.jsonl`). */
+/**
+ * A resolution run starts. It belongs to the iteration whose verified work
+ * it brings onto the new tip (its agent's stream is
+ * `iterations/<n>-resolution.jsonl`): it is not an attempt of its own.
+ */
 export function startResolving(
   state: RunState,
-  start: { storyId: string; worktree: string; now: Date },
+  start: { storyId: string; worktree: string; iteration: number; now: Date },
 ): RunState {
-  const iteration = state.iteration + 1;
   return {
     ...state,
     updatedAt: start.now.toISOString(),
-    iteration,
-    totals: { ...state.totals, iterations: state.totals.iterations + 1 },
     resolving: {
       storyId: start.storyId,
       worktree: start.worktree,
-      iteration,
+      iteration: start.iteration,
       startedAt: start.now.toISOString(),
     },
   };
