@@ -55,6 +55,11 @@ describe('the reservation of the next landing', () => {
 
   it('lands the reserved story next, and nothing else while it is not verified yet', () => {
     expect(nextToLand(queue, null)).toEqual({ storyId: 'A' });
+    // Without a reservation, the story others wait on goes first: its dependants start sooner.
+    const chain = [story('A'), story('B'), story('C'), story('C2', { dependsOn: ['C'] })];
+    expect(nextToLand(queue, null, chain)).toEqual({ storyId: 'C' });
+    const deeper = [...chain, story('B2', { dependsOn: ['B'] }), story('B3', { dependsOn: ['B2'] })];
+    expect(nextToLand(queue, null, deeper)).toEqual({ storyId: 'B' });
     expect(nextToLand(queue, { storyId: 'C', files: [] })).toEqual({ storyId: 'C' });
     expect(nextToLand(queue, { storyId: 'D', files: [] })).toBeUndefined();
   });

@@ -50,13 +50,37 @@ export function afterRefusal(input: { requeues: number; max: number; why: string
   };
 }
 
-/** The next verified story to land: the reserved one when there is a reservation (it may not be verified yet). */
+/**
+ * The next verified story to land: the reserved one when there is a
+ * reservation (none while it is not verified yet); otherwise the one most
+ * stories wait on (its dependants, and theirs), so that they start as soon
+ * as possible; among equals, the first verified.
+ */
 export function nextToLand<T extends { storyId: string }>(
   queue: readonly T[],
   reserved: Reservation | null,
+  stories: readonly Pick<Story, 'id' | 'dependsOn'>[] = [],
 ): T | undefined {
-  if (reserved === null) return queue[0];
-  return queue.find((q) => q.storyId === reserved.storyId);
+  if (reserved !== null) return queue.find((q) => q.storyId === reserved.storyId);
+  const waiting = (id: string) => dependantsOf(id, stories).size;
+  let best: T | undefined;
+  for (const item of queue)
+    if (best === undefined || waiting(item.storyId) > waiting(best.storyId)) best = item;
+  return best;
+}
+
+/** The stories that depend on `id`, directly or through others. */
+function dependantsOf(id: string, stories: readonly Pick<Story, 'id' | 'dependsOn'>[]): Set<string> {
+  const found = new Set<string>();
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const s of stories) {
+      if (found.has(s.id) || !s.dependsOn.some((d) => d === id || found.has(d))) continue;
+      found.add(s.id);
+      grew = true;
+    }
+  }
+  return found;
 }
 
 const FilesHint = z.array(z.string().min(1));

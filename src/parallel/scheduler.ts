@@ -189,7 +189,7 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
     const next =
       stop === 'immediate' || (run.reserved !== null && holds.size > 0)
         ? undefined
-        : nextToLand(run.queue, run.reserved);
+        : nextToLand(run.queue, run.reserved, run.prd.stories);
     if (landing === null && next !== undefined) {
       run.queue.splice(run.queue.indexOf(next), 1);
       landing = landTurn(next)
