@@ -106,6 +106,8 @@ export interface OverlapAgentOptions {
   thinking?: number;
   /** How long the model takes per answer. */
   delayMs?: number;
+  /** How long it takes for the first answer of each conversation (an agent still thinking when ralph is killed). */
+  firstDelayMs?: number;
   /** A story's resolution (default: one that keeps both stories' lines). */
   resolve?: (kind: OverlapKind, s: StoryDef) => Turn[];
 }
@@ -127,8 +129,12 @@ export function overlapAgent(
   stories: readonly StoryDef[],
   options: OverlapAgentOptions = {},
 ): (inner: Script) => Script {
+  const delay = (i: number) => (i === 0 ? (options.firstDelayMs ?? options.delayMs) : options.delayMs);
   const slow = (turns: Turn[]): Turn[] =>
-    options.delayMs === undefined ? turns : turns.map((t) => ({ ...t, delayMs: options.delayMs }));
+    turns.map((t, i) => {
+      const delayMs = delay(i);
+      return delayMs === undefined ? t : { ...t, delayMs };
+    });
   const resolve = options.resolve ?? overlapResolution;
   const byId = new Map(stories.map((s) => [s.id, s]));
   return (inner) => async (req) => {
