@@ -131,7 +131,8 @@ function mergeLane(merge: MergeLane, event: RunEvent, nowMs: number): MergeLane 
         ...merge,
         storyId: event.storyId,
         startedAtMs: nowMs,
-        activity: `${event.storyId} waits to land (${describeRace(event)}); resolving with ${event.agent}`,
+        // The lane shows the story already: the activity says what it waits for.
+        activity: `waits to land (${describeRace(event)}); resolving with ${event.agent}`,
       };
     case 'agent-event': {
       // The story's agent, resolving a race in its own checkout.
@@ -144,7 +145,7 @@ function mergeLane(merge: MergeLane, event: RunEvent, nowMs: number): MergeLane 
       return {
         ...merge,
         activity: event.resolved
-          ? `${event.storyId} resolved on the new tip; landing`
+          ? 'resolved on the new tip; landing'
           : `✗ ${event.storyId}: resolution refused (${firstLine(event.reason ?? '')})`,
       };
     case 'story-requeued':
