@@ -167,4 +167,52 @@ describe('ralph run --parallel, stories touching the same files', () => {
       `${second} requeued (1/5): redone from the new tip, not counted as a failed attempt`,
     );
   }, 240_000);
+
+  it('a story hinted to touch what the waiting story touched starts only once it has landed; others start at once', async () => {
+    const stories = [
+      { id: 'S-1', title: 'First' },
+      { id: 'S-2', title: 'Second' },
+      { id: 'S-3', title: 'Third' },
+      { id: 'S-4', title: 'Fourth' },
+    ];
+    // S-3 says it touches the registry; S-4 says nothing.
+    const prd = JSON.parse(prdJson(stories)) as { userStories: Record<string, unknown>[] };
+    const hinted = prd.userStories[2];
+    if (hinted) hinted.files = ['REGISTRY.md', 'S-3.txt'];
+    const p = await parallelProject(`${JSON.stringify(prd, null, 2)}\n`, promptsOnly(stories), {
+      gates: [NO_CONFLICT_MARKERS],
+      files: OVERLAP_FILES.append,
+      // S-3 and S-4 take their time, so neither is verified before the kill below.
+      wrap: overlapAgent('append', stories, {
+        firstDelayMs: (id) => (id === 'S-3' || id === 'S-4' ? 8000 : undefined),
+      }),
+    });
+    project = p;
+    // Killed as the first race's resolution begins: the reservation is in the run state.
+    const killed = await p.run(['demo', '--headless', '--parallel', '2'], {
+      env: { RALPH_FAULT_AT: 'resolution-prepared#1' },
+    });
+    expect(killed.signal).toBe('SIGKILL');
+    const state = JSON.parse(await p.read('.ralph/runs/demo/state.json')) as {
+      reserved?: { storyId: string; files: string[] };
+    };
+    const waiting = state.reserved?.storyId ?? '';
+    expect(['S-1', 'S-2']).toContain(waiting);
+    expect(state.reserved?.files).toContain('REGISTRY.md');
+    const before = (await readEvents(p)).length;
+
+    const rerun = await p.run(['demo', '--headless', '--parallel', '3']);
+    expect(rerun.stderr).toBe('');
+    expect(rerun.exitCode).toBe(0);
+    await expectLandedOnce(p, stories);
+    await expectNoMarkerEver(p);
+    const events = (await readEvents(p)).slice(before);
+    const at = (type: string, storyId: string) =>
+      events.findIndex((e) => e.type === type && e.storyId === storyId);
+    const landed = at('story-passed', waiting);
+    // The waiting story landed first; the hinted story started after it, the other one before.
+    expect(events.find((e) => e.type === 'story-passed')?.storyId).toBe(waiting);
+    expect(at('iteration-started', 'S-3')).toBeGreaterThan(landed);
+    expect(at('iteration-started', 'S-4')).toBeLessThan(landed);
+  }, 240_000);
 });

@@ -106,8 +106,8 @@ export interface OverlapAgentOptions {
   thinking?: number;
   /** How long the model takes per answer. */
   delayMs?: number;
-  /** How long it takes for the first answer of each conversation (an agent still thinking when ralph is killed). */
-  firstDelayMs?: number;
+  /** How long it takes for the first answer of each conversation (an agent still thinking when ralph is killed); per story if a function. */
+  firstDelayMs?: number | ((storyId: string) => number | undefined);
   /** A story's resolution (default: one that keeps both stories' lines). */
   resolve?: (kind: OverlapKind, s: StoryDef) => Turn[];
 }
@@ -129,10 +129,11 @@ export function overlapAgent(
   stories: readonly StoryDef[],
   options: OverlapAgentOptions = {},
 ): (inner: Script) => Script {
-  const delay = (i: number) => (i === 0 ? (options.firstDelayMs ?? options.delayMs) : options.delayMs);
-  const slow = (turns: Turn[]): Turn[] =>
+  const first = (id: string) =>
+    typeof options.firstDelayMs === 'function' ? options.firstDelayMs(id) : options.firstDelayMs;
+  const slow = (id: string, turns: Turn[]): Turn[] =>
     turns.map((t, i) => {
-      const delayMs = delay(i);
+      const delayMs = i === 0 ? (first(id) ?? options.delayMs) : options.delayMs;
       return delayMs === undefined ? t : { ...t, delayMs };
     });
   const resolve = options.resolve ?? overlapResolution;
@@ -142,6 +143,7 @@ export function overlapAgent(
     const story = byId.get(storyIdOf(req) ?? '');
     if (story === undefined) return { text: EXHAUSTED_TEXT };
     const turns = slow(
+      story.id,
       isResolutionPrompt(req.prompt) ? resolve(kind, story) : overlapWork(kind, story, options.thinking),
     );
     const turn = turns[req.turn];
