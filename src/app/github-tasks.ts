@@ -99,8 +99,9 @@ export async function connectGithubTasks(
   const cwd = options.cwd ?? process.cwd();
   const root = options.knownRoot ?? (await findProjectRoot(cwd));
   const label = checkLabel(flags.label ?? DEFAULT_LABEL);
-  const apiUrl = checkApiUrl(env.GITHUB_API_URL?.trim() || PUBLIC_API_URL);
-  const repo = await whichRepo(root, flags.repo, apiUrl, env.GITHUB_API_URL !== undefined);
+  const givenApi = env.GITHUB_API_URL?.trim() ?? '';
+  const apiUrl = checkApiUrl(givenApi || PUBLIC_API_URL);
+  const repo = await whichRepo(root, flags.repo, apiUrl, givenApi !== '');
   const host = webHostOf(apiUrl) ?? 'github.com';
   const token = await findGithubToken(env, host);
   if (token === null) {

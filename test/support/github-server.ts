@@ -153,6 +153,7 @@ export async function startGithubServer(options: GithubServerOptions): Promise<G
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', base);
+    const asked = new URL(url);
     if (options.basePath) {
       if (!url.pathname.startsWith(`${options.basePath}/`)) return send(res, 404, { message: 'Not Found' });
       url.pathname = url.pathname.slice(options.basePath.length);
@@ -198,7 +199,7 @@ export async function startGithubServer(options: GithubServerOptions): Promise<G
     const path = url.pathname.slice(prefix.length);
     const record = body as Record<string, unknown> | undefined;
 
-    if (method === 'GET' && path === '/issues') return listIssues(url, res);
+    if (method === 'GET' && path === '/issues') return listIssues(asked, res);
     const one = /^\/issues\/(\d+)(\/.*)?$/.exec(path);
     const issue = one ? issues.get(Number(one[1])) : undefined;
     if (one && !issue) return send(res, 404, { message: 'Not Found', documentation_url: DOCS });
