@@ -107,6 +107,21 @@ describe('read-only commands with --source github', () => {
     expect(github?.calls.filter((c) => c.method !== 'GET')).toEqual([]);
   });
 
+  it('plan gives the issues ready now on origin, as a job matrix takes them', async () => {
+    const { run } = await setUp();
+    dir = await makeTempDir('origin');
+    await repo?.git('init', '-q', '--bare', dir);
+    await repo?.git('remote', 'add', 'origin', dir);
+    await repo?.git('push', '-q', 'origin', 'main');
+    const plan = await run(['plan', '--source', 'github', '--repo', 'acme/app', '--json']);
+    expect(plan.exitCode, plan.stderr).toBe(0);
+    expect(JSON.parse(plan.stdout)).toMatchObject({
+      prd: 'github-ralph',
+      branch: 'ralph/github-ralph',
+      ids: ['GH-2'],
+    });
+  });
+
   it('validate refuses a dependency cycle between issues (exit 2)', async () => {
     const { run } = await setUp({
       issues: [
