@@ -8,7 +8,6 @@ import type { LoopSteering } from '../run/run-context.js';
 import { loopLimits } from '../run/run-limits.js';
 import { startWorkspace, type Workspace, workspaceMode } from '../run/workspace.js';
 import { type LoopOutcome, runLoop } from '../sequential/sequential-runner.js';
-import { openTaskSource } from '../sources/load-task-source.js';
 import type { Config } from '../state/config.js';
 import { runFiles } from '../state/layout.js';
 import { acquireLock, type LockHandle } from '../state/lock.js';
@@ -107,12 +106,12 @@ async function runLocked(
     outcome = await runLoop({
       ...common,
       cwd: workspace.cwd,
-      source: openTaskSource(workspace.taskPath),
+      source: workspace.source,
       progressPath: workspace.progressPath,
       ...(workspace.environment ? { environment: workspace.environment } : {}),
     });
   }
-  const source = openTaskSource(workspace.taskPath);
+  const { source } = workspace;
   const { push, createPR } = onCompleteWanted(opts, config);
   if (outcome.exitCode === ExitCode.Success && workspace.branch && (push || createPR)) {
     const read = await source.read();
@@ -127,6 +126,7 @@ async function runLocked(
       push,
       createPR,
       emit: run.emit,
+      ...(ctx.pullRequests ? { pullRequests: ctx.pullRequests } : {}),
     });
   }
   return outcome.exitCode;
