@@ -20,6 +20,7 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'scale-out': ['core', 'agents', 'attempt', 'events', 'git', 'parallel', 'run', 'sources', 'state'],
   'prd-writer': ['core', 'agents', 'git', 'run', 'sources', 'state'],
   ui: ['core', 'agents', 'events', 'state'],
+  web: ['core', 'agents', 'app', 'events', 'git', 'goal', 'sources', 'state', 'ui'],
   app: [
     'core',
     'agents',
@@ -52,6 +53,7 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     'sources',
     'state',
     'ui',
+    'web',
   ],
 };
 
