@@ -60,6 +60,39 @@ describe('EventLogFollower', () => {
     expect(follower.recent).toHaveLength(1);
   });
 
+  it("changes its activity's version for a question, not for the agent's chatter", async () => {
+    const follower = new EventLogFollower(file);
+    await writeFile(file, line(1, { type: 'stop-requested', how: 'graceful' }));
+    await follower.look();
+    const quiet = follower.activityVersion;
+    await appendFile(file, line(2, { type: 'max-iterations-changed', maxIterations: 9 }));
+    await follower.look();
+    expect(follower.activityVersion).toBe(quiet);
+    await appendFile(file, asked(3, 'US-002'));
+    await follower.look();
+    expect(follower.activityVersion).toBe(quiet + 1);
+  });
+
+  it("reads a long history for its questions, and only its last megabyte for the agent's own lines", async () => {
+    const follower = new EventLogFollower(file, 100_000);
+    const chatter = (minute: number) =>
+      line(minute, {
+        type: 'agent-event',
+        iteration: 1,
+        storyId: 'US-001',
+        event: { type: 'assistant-text', text: 'x'.repeat(1000) },
+      });
+    const before = Array.from({ length: 2000 }, (_, i) => chatter(i)).join('');
+    const after = Array.from({ length: 500 }, (_, i) => chatter(i)).join('');
+    await writeFile(file, asked(1, 'US-002') + before + after);
+    let shown = 0;
+    for (let look = 0; look < 10; look++) shown += (await follower.look()).lines.length;
+    expect(follower.activity.questions.map((q) => q.id)).toEqual(['US-002']);
+    // The last megabyte's lines (about nine hundred of these), not the sixteen hundred before them.
+    expect(shown).toBeGreaterThan(850);
+    expect(shown).toBeLessThan(1000);
+  });
+
   it('keeps only the most recent lines for a page that connects later', async () => {
     const follower = new EventLogFollower(file, 3);
     await writeFile(file, [1, 2, 3, 4, 5].map((m) => asked(m, `US-00${m}`)).join(''));

@@ -9,6 +9,13 @@ import type { LogLine } from './view.js';
 /** Read at most this much per look, so a run's history of hundreds of MB is taken in over several. */
 const CHUNK_BYTES = 1024 * 1024;
 const CHUNKS_PER_LOOK = 8;
+/**
+ * History further than this from the end is read for the run's activity
+ * only: the agent's own events there would scroll out of the page's log
+ * anyway, so they are not even parsed. A night's log is mostly those.
+ */
+const TAIL_BYTES = 1024 * 1024;
+const AGENT_EVENT = /^\{"at":"[^"]*","run":"(?:[^"\\]|\\.)*","type":"agent-event"/;
 /** Longer lines are cut in the page's log (the raw stream keeps them whole). */
 const MAX_LINE_CHARS = 4000;
 
@@ -29,6 +36,7 @@ export class EventLogFollower {
   #offset = 0;
   #partial = Buffer.alloc(0);
   #activity: RunActivity = emptyActivity;
+  #activityVersion = 0;
   #recent: LogLine[] = [];
 
   constructor(
@@ -40,9 +48,9 @@ export class EventLogFollower {
     return this.#activity;
   }
 
-  /** Bytes of the file read so far. */
-  get position(): number {
-    return this.#offset;
+  /** Changes when the activity does; most events (the agent's own) leave it as it was. */
+  get activityVersion(): number {
+    return this.#activityVersion;
   }
 
   /** The last `capacity` lines, oldest first. */
@@ -57,6 +65,7 @@ export class EventLogFollower {
       this.#offset = 0;
       this.#partial = Buffer.alloc(0);
       this.#activity = emptyActivity;
+      this.#activityVersion++;
       this.#recent = [];
       reset = true;
     }
@@ -69,7 +78,7 @@ export class EventLogFollower {
         const { bytesRead } = await handle.read(buffer, 0, buffer.length, this.#offset);
         if (bytesRead === 0) break;
         this.#offset += bytesRead;
-        lines.push(...this.#take(buffer.subarray(0, bytesRead)));
+        lines.push(...this.#take(buffer.subarray(0, bytesRead), size));
       }
     } finally {
       await handle.close();
@@ -77,7 +86,8 @@ export class EventLogFollower {
     return { lines, reset };
   }
 
-  #take(bytes: Buffer): LogLine[] {
+  /** The lines `bytes` completes; `size` is the file's, for what counts as near its end. */
+  #take(bytes: Buffer, size: number): LogLine[] {
     const data = Buffer.concat([this.#partial, bytes]);
     const lastNewline = data.lastIndexOf(0x0a);
     if (lastNewline < 0) {
@@ -86,8 +96,15 @@ export class EventLogFollower {
     }
     this.#partial = Buffer.from(data.subarray(lastNewline + 1));
     const out: LogLine[] = [];
-    for (const text of data.subarray(0, lastNewline).toString('utf8').split('\n')) {
-      if (text.trim() === '') continue;
+    // Where in the file the next line starts, to tell the history from the last megabyte.
+    let at = this.#offset - data.length;
+    let start = 0;
+    while (start <= lastNewline) {
+      const end = data.indexOf(0x0a, start);
+      at += end + 1 - start;
+      const text = data.subarray(start, end).toString('utf8');
+      start = end + 1;
+      if (text.trim() === '' || (size - at > TAIL_BYTES && AGENT_EVENT.test(text))) continue;
       const line = this.#read(text);
       if (line === null) continue;
       out.push(line);
@@ -104,7 +121,9 @@ export class EventLogFollower {
       return { at: '', text: `(an event this ralph cannot read: ${parsed.reason})`, tone: 'warn' };
     }
     const record = parsed.event;
-    this.#activity = foldActivity(this.#activity, record);
+    const before = this.#activity;
+    this.#activity = foldActivity(before, record);
+    if (this.#activity !== before) this.#activityVersion++;
     const described = describeEvent(record, true);
     if (described === null) return null;
     const clipped = described.length > MAX_LINE_CHARS ? `${described.slice(0, MAX_LINE_CHARS)}…` : described;

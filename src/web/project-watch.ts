@@ -1,12 +1,14 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { runFiles } from '../state/layout.js';
+import { prdsDir, runFiles, runsDir } from '../state/layout.js';
 import { EventLogFollower } from './event-log-follower.js';
 import { discoverRuns, filesOf, type RunRef, readRunView } from './read-runs.js';
 import type { LogLine, ProjectView, RunView } from './view.js';
 
 /** A run's view is read again at least this often: a lock's holder may die without a file changing. */
 const MAX_VIEW_AGE_MS = 5_000;
+/** The runs are looked for again this often, and whenever `.ralph/prds/` or `.ralph/runs/` changes. */
+const REDISCOVER_MS = 5_000;
 
 export interface ProjectWatchOptions {
   root: string;
@@ -39,6 +41,8 @@ export class ProjectWatch {
   #timer: ReturnType<typeof setTimeout> | null = null;
   #looking: Promise<void> | null = null;
   #closed = false;
+  #refs: RunRef[] = [];
+  #discovered = { at: Number.NEGATIVE_INFINITY, folders: '' };
 
   constructor(options: ProjectWatchOptions) {
     this.#options = options;
@@ -90,7 +94,7 @@ export class ProjectWatch {
 
   async #lookOnce(): Promise<void> {
     const { root } = this.#options;
-    const refs = await discoverRuns(root);
+    const refs = await this.#discover();
     let changed = refs.length !== this.#runs.size;
     const seen = new Set<string>();
     for (const ref of refs) {
@@ -110,6 +114,17 @@ export class ProjectWatch {
     this.#options.onView(this.#view);
   }
 
+  async #discover(): Promise<RunRef[]> {
+    const { root } = this.#options;
+    const folders = (await Promise.all([prdsDir(root), runsDir(root)].map(fingerprint))).join('|');
+    const now = Date.now();
+    if (folders !== this.#discovered.folders || now - this.#discovered.at > REDISCOVER_MS) {
+      this.#refs = await discoverRuns(root);
+      this.#discovered = { at: now, folders };
+    }
+    return this.#refs;
+  }
+
   /** Whether the run's view changed. */
   async #lookAt(ref: RunRef): Promise<boolean> {
     const { root } = this.#options;
@@ -120,7 +135,7 @@ export class ProjectWatch {
     const signature = [
       ref.kind,
       ...(await Promise.all(filesOf(root, ref).map(fingerprint))),
-      String(follower.position),
+      String(follower.activityVersion),
     ].join('|');
     const now = Date.now();
     if (watched && watched.signature === signature && now - watched.readAt < MAX_VIEW_AGE_MS) return false;
