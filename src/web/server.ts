@@ -5,7 +5,6 @@
  * page's own script and loads nothing from elsewhere.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { type ActionReply, answer, control } from './actions.js';
 import { type Credentials, checkAccess, credentialsFor, csrfProblem, sessionCookie } from './auth.js';
 import type { PageAssets } from './page-assets.js';
@@ -65,7 +64,8 @@ export async function startServing(options: ServeOptions): Promise<Serving> {
       resolve();
     });
   });
-  const port = (server.address() as AddressInfo).port;
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : options.port;
   credentials = credentialsFor(options.token, port);
   return {
     port,

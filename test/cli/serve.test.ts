@@ -8,6 +8,9 @@ import { existsSync } from 'node:fs';
 import { cp } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { goalSpecFromText } from '../../src/goal/goal-spec.js';
+import { formatGoalProgress } from '../../src/goal/progress-file.js';
+import { newGoalProgress } from '../../src/goal/progress-update.js';
 import { createGitFixture, type GitFixture } from '../support/git-fixture.js';
 import { RALPH_BIN, runRalph } from '../support/ralph-cli.js';
 import { type ServeProcess, startServe } from '../support/serve-process.js';
@@ -101,6 +104,76 @@ describe('ralph serve: options', () => {
       headers: { authorization: `Bearer ${token}` },
     });
     expect(response.status).toBe(200);
+  });
+});
+
+describe('ralph serve: the runs', () => {
+  it('lists PRDs, goal runs with their steps, and runs of task files elsewhere', async () => {
+    repo = await project();
+    const now = new Date('2026-01-12T22:00:00.000Z');
+    const goal = newGoalProgress(
+      goalSpecFromText('Make the CLI start fast\nunder 100 ms', { name: 'fast' }),
+      now,
+    );
+    const step = (id: string, prompt: string, status: 'pending' | 'completed') => ({
+      id,
+      prompt,
+      status,
+      addedAt: now.toISOString(),
+      addedInIteration: 1,
+    });
+    await repo.write(
+      '.ralph/runs/fast/PROGRESS.yaml',
+      formatGoalProgress({
+        ...goal,
+        status: 'needs-human',
+        dynamicSteps: [
+          step('step-1', 'Measure the start-up', 'completed'),
+          step('step-2', 'Load lazily', 'pending'),
+        ],
+        humanNeeded: { reason: 'Which budget?', details: '', iteration: 2, at: now.toISOString() },
+        stop: { reason: 'needs-human', exitCode: 1, at: now.toISOString() },
+      }),
+    );
+    await repo.write('tasks/prd.json', PRD.replace('Add greeting', 'Add farewell'));
+    await repo.write(
+      '.ralph/runs/tasks-prd/state.json',
+      JSON.stringify({
+        version: 1,
+        name: 'tasks-prd',
+        taskPath: join(repo.dir, 'tasks/prd.json'),
+        startedAt: now.toISOString(),
+        updatedAt: now.toISOString(),
+        iteration: 1,
+        current: null,
+        stories: {},
+        totals: { costUsd: 0.25, inputTokens: 0, outputTokens: 0, iterations: 1 },
+      }),
+    );
+    serve = await startServe(repo.dir);
+    const view = (await (
+      await fetch(`${serve.origin}/api/project`, { headers: { authorization: `Bearer ${serve.token}` } })
+    ).json()) as {
+      runs: {
+        name: string;
+        kind: string;
+        title: string;
+        phase: string;
+        detail: string;
+        items: { id: string; title: string; state: string }[];
+      }[];
+    };
+    expect(view.runs.map((r) => [r.name, r.kind, r.title, r.phase])).toEqual([
+      ['demo', 'prd', 'Demo', 'idle'],
+      ['fast', 'goal', 'Make the CLI start fast', 'needs-human'],
+      ['tasks-prd', 'prd', 'Demo', 'idle'],
+    ]);
+    expect(view.runs[1]?.detail).toBe('needs a person: Which budget?');
+    expect(view.runs[1]?.items.map((i) => [i.id, i.state])).toEqual([
+      ['step-1', 'done'],
+      ['step-2', 'todo'],
+    ]);
+    expect(view.runs[2]?.items.map((i) => [i.id, i.title])).toEqual([['US-001', 'Add farewell']]);
   });
 });
 

@@ -51,12 +51,15 @@ function connect(): void {
     status.textContent = 'reconnecting…';
     status.className = 'down';
   });
+  // The server's own JSON (src/web/view.ts), written for this page.
   stream.addEventListener('project', (event) => {
-    view = JSON.parse((event as MessageEvent<string>).data) as ProjectView;
+    if (!(event instanceof MessageEvent) || typeof event.data !== 'string') return;
+    view = JSON.parse(event.data) as ProjectView;
     render();
   });
   stream.addEventListener('log', (event) => {
-    showLog(JSON.parse((event as MessageEvent<string>).data) as LogBatch);
+    if (!(event instanceof MessageEvent) || typeof event.data !== 'string') return;
+    showLog(JSON.parse(event.data) as LogBatch);
   });
 }
 
