@@ -3,6 +3,7 @@ import { ExitCode } from '../core/errors.js';
 import type { RunEvent } from '../events/run-event.js';
 import { hasParallelLeftovers } from '../parallel/activity.js';
 import { runParallel } from '../parallel/parallel-runner.js';
+import { watchControlFile } from '../run/control-watch.js';
 import { completedStories, onComplete } from '../run/on-complete.js';
 import type { LoopSteering } from '../run/run-context.js';
 import { loopLimits } from '../run/run-limits.js';
@@ -44,9 +45,18 @@ export async function executeRun(
     command: `ralph run ${ctx.target.name}`,
     ...(opts.force ? { force: true } : {}),
   });
+  // The web page's Pause and Stop reach the run through its control file, whoever else watches it.
+  const control = watchControlFile({
+    runDir: ctx.target.runDir,
+    lock: lock.info,
+    stop: run.stop,
+    kill: run.kill,
+    emit: run.emit,
+  });
   try {
-    return await runLocked(ctx, config, opts, run, lock);
+    return await runLocked(ctx, config, opts, { ...run, stop: control.stop, kill: control.kill }, lock);
   } finally {
+    await control.dispose();
     await lock.release();
   }
 }

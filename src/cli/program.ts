@@ -8,6 +8,17 @@ import { addSourceOptions, type SourceFlags } from './commands/source-options.js
 import { addScaleOutCommands } from './scale-out-commands.js';
 import { VERSION } from './version.js';
 
+/** Written here rather than imported from the command, which loads only when it runs. */
+const DEFAULT_SERVE_PORT = 7257;
+const DEFAULT_SERVE_HOST = '127.0.0.1';
+
+const portNumber = (value: string): number => {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isInteger(n) || n > 65535)
+    throw new InvalidArgumentError('expected a port number from 0 to 65535');
+  return n;
+};
+
 const unknownCommand = (name: string): UsageError =>
   new UsageError(`unknown command '${name}'`, ['`ralph help` lists the commands']);
 
@@ -176,6 +187,25 @@ export function buildProgram(): Command {
   });
 
   addScaleOutCommands(program);
+
+  program
+    .command('serve')
+    .description("the project's web page: runs, stories, live log, questions; token-protected")
+    .option(
+      '--port <n>',
+      `port to listen on, 0 for any free one (default ${DEFAULT_SERVE_PORT})`,
+      portNumber,
+      DEFAULT_SERVE_PORT,
+    )
+    .option(
+      '--host <host>',
+      `address to listen on (default ${DEFAULT_SERVE_HOST}; any other warns)`,
+      DEFAULT_SERVE_HOST,
+    )
+    .action(async (opts: { port: number; host: string }) => {
+      const { serveCommand } = await import('./commands/serve.js');
+      process.exitCode = await serveCommand(opts);
+    });
 
   program
     .command('help')

@@ -21,6 +21,7 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'scale-out': ['core', 'agents', 'attempt', 'events', 'git', 'parallel', 'run', 'sources', 'state'],
   'prd-writer': ['core', 'agents', 'git', 'run', 'sources', 'state'],
   ui: ['core', 'agents', 'events', 'state'],
+  web: ['core', 'agents', 'app', 'events', 'git', 'goal', 'sources', 'state', 'ui'],
   app: [
     'core',
     'agents',
@@ -55,6 +56,7 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     'sources',
     'state',
     'ui',
+    'web',
   ],
 };
 
