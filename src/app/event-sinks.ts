@@ -18,13 +18,22 @@ export interface EventSinkOptions {
   plain?: { write: (line: string) => void; verbose: boolean };
   /** The TUI, or anything else in this process that follows the run. */
   listeners?: readonly RunEventRecordSink[];
+  /** Followers that act on events outside this process (GitHub's write-back); `close` waits for them. */
+  followers?: readonly EventFollower[];
   now?: () => Date;
+}
+
+/** A sink whose work on an event goes on after it returns (a call to a remote API), in the events' order. */
+export interface EventFollower {
+  follow: RunEventRecordSink;
+  /** Resolves once the work on every event followed so far is done. */
+  settled(): Promise<void>;
 }
 
 export interface EventSinks {
   /** What runners emit to: stamped with its time and run, then handed to every sink in order. */
   emit: RunEventSink;
-  /** Flushes the log; the event log is written synchronously and needs nothing. */
+  /** Flushes the log and waits for the followers; the event log is written synchronously and needs nothing. */
   close(): Promise<void>;
 }
 
@@ -42,12 +51,17 @@ export function openEventSinks(options: EventSinkOptions): EventSinks {
   if (options.json) sinks.push(jsonSink(options.json));
   if (options.plain) sinks.push(createPlainReporter(options.plain));
   sinks.push(...(options.listeners ?? []));
+  const followers = options.followers ?? [];
+  for (const follower of followers) sinks.push(follower.follow);
   return {
     emit: (event: RunEvent) => {
       const record: RunEventRecord = { at: now().toISOString(), run: options.run, ...event };
       for (const sink of sinks) sink(record);
     },
-    close: log.close,
+    close: async () => {
+      for (const follower of followers) await follower.settled();
+      await log.close();
+    },
   };
 }
 
