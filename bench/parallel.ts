@@ -10,10 +10,12 @@
  *   and the peak RSS of ralph itself.
  * - overlap: 6 stories (two dependency chains and one story on its own),
  *   each writing its own file and appending a line to one shared
- *   REGISTRY.md, at N = 1 and 3 (`BENCH_OVERLAP_WORKERS`). Every story that
- *   lands after another started meanwhile conflicts in REGISTRY.md and is
- *   resolved by its agent. Prints wall time, agent turns, landings,
- *   resolutions and requeues, and the speed-up of N = 3 over N = 1.
+ *   REGISTRY.md, at N = 1 and 3 (`BENCH_OVERLAP_WORKERS`). A story reads
+ *   `BENCH_OVERLAP_READS` (default 6) times before its work, so it takes 8
+ *   model answers; a resolution takes 2. Every story that lands after another
+ *   started meanwhile conflicts in REGISTRY.md and is resolved by its agent.
+ *   Prints wall time, agent turns, landings, resolutions and requeues, and
+ *   the speed-up of N = 3 over N = 1.
  *
  * Prints figures; asserts nothing.
  */
@@ -38,7 +40,7 @@ const WORKERS = (process.env.BENCH_WORKERS ?? '1,2,4,8').split(',').map(Number);
 const OVERLAP_WORKERS = (process.env.BENCH_OVERLAP_WORKERS ?? '1,3').split(',').map(Number);
 const PRDS = (process.env.BENCH_PRDS ?? 'chains,overlap').split(',');
 /** Turns an overlapping story spends reading before its work (a story's own work, then DONE, follow). */
-const OVERLAP_READS = Number(process.env.BENCH_OVERLAP_READS ?? 1);
+const OVERLAP_READS = Number(process.env.BENCH_OVERLAP_READS ?? 6);
 const CHAINS = 8;
 
 const stories: StoryDef[] = [];
