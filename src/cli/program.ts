@@ -172,6 +172,16 @@ export function buildProgram(): Command {
   addScaleOutCommands(program);
 
   program
+    .command('answer')
+    .argument('<words...>', '[target] <id> "<text>": the run (PRD or goal run), the question id, the answer')
+    .usage('[target] <id> "<text>"')
+    .description("answer a waiting story's question (a live run picks it up within seconds)")
+    .action(async (words: string[]) => {
+      const { answerCommand } = await import('./commands/answer.js');
+      process.exitCode = await answerCommand(words);
+    });
+
+  program
     .command('help')
     .argument('[command]', 'the command to explain')
     .description('usage of ralph, or of one command')
