@@ -29,6 +29,10 @@ export interface RunOptions extends WorkspaceFlags {
   log?: string;
   parallel?: number;
   worker?: boolean;
+  /** `--notify URL`, repeatable: webhooks for this run, beside the config's. */
+  notify?: string[];
+  /** `--wait`: wait for answers when only stories waiting for them are left. */
+  wait?: boolean;
 }
 
 export interface GoalOptions extends WorkspaceFlags {
@@ -50,6 +54,9 @@ export interface GoalOptions extends WorkspaceFlags {
   json?: boolean;
   verbose?: boolean;
   log?: string;
+  notify?: string[];
+  /** `--wait`: when the agent needs a person, wait for the answer instead of stopping. */
+  wait?: boolean;
 }
 
 /** Iterations a goal run may use when neither the command line, the goal file nor the config says. */

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { RunEvent, RunEventRecord, RunEventRecordSink, RunEventSink } from '../events/run-event.js';
 import { runFiles } from '../state/layout.js';
 import { createPlainReporter } from '../ui/plain-reporter.js';
+import { type WebhookTarget, webhookSink } from '../ui/webhook-sink.js';
 
 /** Who watches a run, besides its own files. The writers come from `src/cli`, which alone prints. */
 export interface EventSinkOptions {
@@ -18,21 +19,23 @@ export interface EventSinkOptions {
   plain?: { write: (line: string) => void; verbose: boolean };
   /** The TUI, or anything else in this process that follows the run. */
   listeners?: readonly RunEventRecordSink[];
+  /** Webhooks (`--notify`, `notify:` in the config), told in the background of the events they want. */
+  webhooks?: readonly WebhookTarget[];
   now?: () => Date;
 }
 
 export interface EventSinks {
   /** What runners emit to: stamped with its time and run, then handed to every sink in order. */
   emit: RunEventSink;
-  /** Flushes the log; the event log is written synchronously and needs nothing. */
+  /** Lets the last notifications go out (for a bounded time), then flushes the log; the event log is written synchronously. */
   close(): Promise<void>;
 }
 
 /**
  * The one place a run's events fan out: `events.jsonl` (complete enough for
  * another process to follow the run from it alone), `ralph.log`, the screen
- * (`--json` or plain lines) and in-process listeners such as the TUI. Adding
- * a consumer is one more entry here.
+ * (`--json` or plain lines), in-process listeners such as the TUI, and
+ * webhooks. Adding a consumer is one more entry here.
  */
 export function openEventSinks(options: EventSinkOptions): EventSinks {
   const now = options.now ?? (() => new Date());
@@ -42,12 +45,18 @@ export function openEventSinks(options: EventSinkOptions): EventSinks {
   if (options.json) sinks.push(jsonSink(options.json));
   if (options.plain) sinks.push(createPlainReporter(options.plain));
   sinks.push(...(options.listeners ?? []));
+  const emit = (event: RunEvent) => {
+    const record: RunEventRecord = { at: now().toISOString(), run: options.run, ...event };
+    for (const sink of sinks) sink(record);
+  };
+  const webhooks = options.webhooks?.length ? webhookSink(options.run, options.webhooks, emit) : null;
+  if (webhooks) sinks.push(webhooks.sink);
   return {
-    emit: (event: RunEvent) => {
-      const record: RunEventRecord = { at: now().toISOString(), run: options.run, ...event };
-      for (const sink of sinks) sink(record);
+    emit,
+    close: async () => {
+      await webhooks?.drain();
+      await log.close();
     },
-    close: log.close,
   };
 }
 

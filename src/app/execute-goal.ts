@@ -104,6 +104,7 @@ async function goalLocked(
     emit: run.emit,
     lock,
     ...(opts.allowDirty ? { allowDirty: true } : {}),
+    ...(opts.wait ? { waitForAnswers: true } : {}),
   });
   const { push, createPR } = onCompleteWanted(opts, config);
   if (outcome.exitCode === ExitCode.Success && place.branch && (push || createPR)) {

@@ -80,6 +80,7 @@ async function runLocked(
     stopSignal: run.stop,
     killSignal: run.kill,
     ...(run.steering ? { steering: run.steering } : {}),
+    ...(opts.wait ? { waitForAnswers: true } : {}),
     emit: run.emit,
     lock,
     ...(opts.allowDirty ? { allowDirty: true } : {}),

@@ -1,5 +1,6 @@
 import { type EventSinks, openEventSinks } from '../app/event-sinks.js';
 import type { RunEventRecordSink } from '../events/run-event.js';
+import type { WebhookTarget } from '../ui/webhook-sink.js';
 
 /** The output flags of the loop commands. */
 export interface OutputFlags {
@@ -18,7 +19,11 @@ const stdout = (line: string) => process.stdout.write(line);
 export function openRunSinks(
   run: string,
   runDir: string,
-  flags: OutputFlags & { screen?: boolean; listeners?: readonly RunEventRecordSink[] },
+  flags: OutputFlags & {
+    screen?: boolean;
+    listeners?: readonly RunEventRecordSink[];
+    webhooks?: readonly WebhookTarget[];
+  },
 ): EventSinks {
   const screen = flags.screen !== false;
   return openEventSinks({
@@ -30,6 +35,7 @@ export function openRunSinks(
       ? { plain: { verbose: flags.verbose ?? false, write: (line: string) => stdout(`${line}\n`) } }
       : {}),
     ...(flags.listeners ? { listeners: flags.listeners } : {}),
+    ...(flags.webhooks?.length ? { webhooks: flags.webhooks } : {}),
   });
 }
 

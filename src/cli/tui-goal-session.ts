@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { executeGoal } from '../app/execute-goal.js';
+import { webhookTargets } from '../app/webhooks.js';
 import type { GoalSpec } from '../goal/goal-spec.js';
 import type { Config } from '../state/config.js';
 import { runDir, worktreeDir } from '../state/layout.js';
@@ -56,6 +57,7 @@ export async function runGoalInTui(
       const log = openRunSinks(name, runDir(root, name), {
         ...(opts.log !== undefined ? { log: opts.log } : {}),
         screen: false,
+        webhooks: webhookTargets(config, opts.notify),
         listeners: [send],
       });
       try {

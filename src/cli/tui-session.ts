@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { executeRun } from '../app/execute-run.js';
 import type { TaskContext } from '../app/task-context.js';
+import { webhookTargets } from '../app/webhooks.js';
 import type { LoopSteering } from '../run/run-context.js';
 import type { Config } from '../state/config.js';
 import { worktreeDir } from '../state/layout.js';
@@ -110,6 +111,7 @@ export async function runInTui(
       const log = openRunSinks(name, target.target.runDir, {
         ...(opts.log !== undefined ? { log: opts.log } : {}),
         screen: false,
+        webhooks: webhookTargets(config, opts.notify),
         listeners: [
           (event) => {
             if (event.type === 'story-passed' || event.type === 'attempt-failed') handles.finished++;

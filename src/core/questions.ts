@@ -68,6 +68,10 @@ export function waitingStories(questions: readonly Question[]): Set<string> {
 export const answeredFor = (questions: readonly Question[], storyId: string): Question[] =>
   questions.filter((q) => q.storyId === storyId && !isOpen(q));
 
+/** The answer to the latest question with this id, once one is given. */
+export const latestAnswer = (questions: readonly Question[], id: string): string | undefined =>
+  questions.findLast((q) => sameId(q.id, id))?.answer?.text;
+
 /** Adds a question; an open one with the same id (asked again before an answer) is replaced. */
 export function addQuestion(questions: readonly Question[], question: Question): Question[] {
   return [...questions.filter((q) => !(isOpen(q) && sameId(q.id, question.id))), question];
@@ -91,3 +95,37 @@ export function shellWord(word: string): string {
 /** The command that answers a question of run `run`, to show a person. */
 export const answerCommand = (run: string, id: string): string =>
   `ralph answer ${shellWord(run)} ${shellWord(id)} "<your answer>"`;
+
+/** A question still open when a run stops, as the run's last words list it for a person. */
+export interface OpenQuestionNote {
+  id: string;
+  storyId?: string;
+  question: string;
+  /** The command that answers it. */
+  command: string;
+}
+
+export const openQuestionNotes = (run: string, questions: readonly Question[]): OpenQuestionNote[] =>
+  questions.filter(isOpen).map((q) => ({
+    id: q.id,
+    ...(q.storyId !== undefined ? { storyId: q.storyId } : {}),
+    question: q.question,
+    command: answerCommand(run, q.id),
+  }));
+
+/** The message of a run that stops for its questions (or waits for them). */
+export function waitingMessage(questions: readonly Question[]): string {
+  const open = questions.filter(isOpen);
+  const list = open.map((q) => `${q.storyId ?? q.id} (${oneLine(q.question)})`).join('; ');
+  return `waiting for ${open.length === 1 ? 'an answer' : 'answers'}: ${list}`;
+}
+
+/** A question shown on one line, shortened. */
+export function oneLine(text: string, max = 200): string {
+  const flat = text.trim().replace(/\s*\n\s*/g, ' ');
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** What a story that asked learned, for its pass record and later stories' prompts. */
+export const answeredLearning = (q: Question): string =>
+  `${q.storyId ?? q.id} asked: ${oneLine(q.question, 500)} Answer: ${oneLine(q.answer?.text ?? '', 1000)}`;

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { GOAL_MODES } from '../core/goal-types.js';
 
-/** Why a run ended. A story run ends with the first seven, a goal run with those it shares and the last three. */
+/** Why a run ended. A story run ends with the first eight, a goal run with those it shares and the last three. */
 export const STOP_REASONS = [
   'all-done',
   'blocked',
@@ -11,6 +11,8 @@ export const STOP_REASONS = [
   'interrupted',
   'story-not-found',
   'agent-unusable',
+  // Only stories waiting for answers (and stories that depend on them) are left.
+  'questions',
   'goal-complete',
   'needs-human',
   'failures',
@@ -36,6 +38,10 @@ export const RunStartedSchema = z.object({
   /** Stories (or a goal's steps) not done yet. */
   remaining: z.number(),
   resumed: z.boolean(),
+  /** The whole task file's tally as the run starts, and what earlier sessions spent: a follower's starting point. */
+  passed: z.number().optional(),
+  total: z.number().optional(),
+  costUsd: z.number().optional(),
   /** A goal run's own start. */
   goal: z
     .object({
@@ -113,6 +119,12 @@ export const RunFinishedSchema = z.object({
   costUsd: z.number(),
   /** Iterations run in this session. */
   iterations: z.number(),
+  /** Questions still waiting for an answer, each with the command that answers it. */
+  questions: z
+    .array(
+      z.object({ id: z.string(), storyId: z.string().optional(), question: z.string(), command: z.string() }),
+    )
+    .optional(),
   /** A goal run's own ending. */
   goal: z
     .object({
@@ -164,6 +176,15 @@ export const QuestionAnsweredSchema = z.object({
   answer: z.string(),
 });
 
+/** A webhook could not be told (after its retries); said once per webhook, its address without its secret parts. */
+export const WebhookFailedSchema = z.object({
+  type: z.literal('webhook-failed'),
+  webhook: z.string(),
+  event: z.string(),
+  error: z.string(),
+  tries: z.number(),
+});
+
 export const LIFECYCLE_EVENTS = [
   RunStartedSchema,
   IterationStartedSchema,
@@ -177,4 +198,5 @@ export const LIFECYCLE_EVENTS = [
   AgentUnusableSchema,
   QuestionAskedSchema,
   QuestionAnsweredSchema,
+  WebhookFailedSchema,
 ] as const;

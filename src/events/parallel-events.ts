@@ -39,6 +39,8 @@ export const ROLE_EVENTS = [
       'parked',
       'rate-limited',
       'aborted',
+      // The agent asked a person; `reason` is the question.
+      'asked',
     ]),
     branch: z.string().optional(),
     verdict: StoryVerdictSchema.optional(),

@@ -1,8 +1,10 @@
 import { wouldExceedCost } from '../core/budget.js';
 import { ExitCode } from '../core/errors.js';
 import type { HumanNeeded } from '../core/goal-types.js';
+import { goalQuestionId, openQuestionNotes, waitingMessage } from '../core/questions.js';
 import type { GoalStopReason } from '../events/run-event.js';
 import { AgentRotation } from '../run/agent-rotation.js';
+import { openAnswerDesk } from '../run/answer-desk.js';
 import { recoverHooks } from '../run/hook-recovery.js';
 import { createHookRunner } from '../run/hooks.js';
 import { lockTakeoverEvent } from '../run/lock-events.js';
@@ -67,20 +69,26 @@ export async function runGoalLoop(options: GoalLoopOptions): Promise<GoalOutcome
       ...(goalFileInRepo !== undefined ? { goalFile: goalFileInRepo } : {}),
     });
     const store = new ProgressStore(files.progress, progress, now);
-    const ctx: GoalContext = {
-      ...options,
-      files,
-      now,
-      emit,
-      store,
-      ...(goalFileInRepo !== undefined ? { goalFileInRepo } : {}),
-    };
-    await recoverInterruptedIteration(ctx);
-    await recoverHooks(ctx.cwd, files.dir, spec.name, emit);
-    const stashed = await prepareGoalTree(ctx);
-    if (stashed) emit({ type: 'changes-stashed', ...stashed });
-    await store.update((p) => p);
-    return await iterate(ctx, saved !== null);
+    const desk = await openAnswerDesk({ runDir: files.dir, emit, now });
+    try {
+      const ctx: GoalContext = {
+        ...options,
+        files,
+        now,
+        emit,
+        store,
+        desk,
+        ...(goalFileInRepo !== undefined ? { goalFileInRepo } : {}),
+      };
+      await recoverInterruptedIteration(ctx);
+      await recoverHooks(ctx.cwd, files.dir, spec.name, emit);
+      const stashed = await prepareGoalTree(ctx);
+      if (stashed) emit({ type: 'changes-stashed', ...stashed });
+      await store.update((p) => p);
+      return await iterate(ctx, saved !== null);
+    } finally {
+      desk.close();
+    }
   } finally {
     if (options.lock === undefined) await lock.release();
   }
@@ -114,6 +122,9 @@ async function iterate(ctx: GoalContext, resumed: boolean): Promise<GoalOutcome>
     maxIterations: start.stats.maxIterations,
     remaining: steps.total - steps.completed,
     resumed,
+    passed: steps.completed,
+    total: steps.total,
+    costUsd: start.stats.costUsd,
     goal: {
       text: start.goal,
       iterationsBefore: start.stats.currentIteration,
@@ -136,6 +147,7 @@ async function iterate(ctx: GoalContext, resumed: boolean): Promise<GoalOutcome>
     message: string,
     extra: { finalSummary?: string; humanNeeded?: HumanNeeded } = {},
   ): Promise<GoalOutcome> => {
+    const questions = openQuestionNotes(ctx.spec.name, ctx.desk.open());
     await hooks.drain(limits.hookDrainMs, ctx.killSignal);
     await store.update((p) => markStopped(p, { reason, exitCode, now: ctx.now() }));
     await store.flush();
@@ -146,6 +158,7 @@ async function iterate(ctx: GoalContext, resumed: boolean): Promise<GoalOutcome>
         message,
         iterations,
         ...extra,
+        questions,
         progressFile: ctx.files.progress,
       }),
     );
@@ -155,6 +168,13 @@ async function iterate(ctx: GoalContext, resumed: boolean): Promise<GoalOutcome>
   for (;;) {
     if (ctx.stopSignal.aborted || ctx.killSignal.aborted) {
       return finish('interrupted', ExitCode.Interrupted, 'stopped');
+    }
+    const open = ctx.desk.open();
+    if (ctx.waitForAnswers && open.length > 0) {
+      // `--wait`: the run sits until a person answers what it asked (or Ctrl-C), then goes on with the answer.
+      ctx.emit({ type: 'waiting', reason: 'question', message: waitingMessage(open) });
+      await ctx.desk.nextAnswer(ctx.stopSignal, ctx.killSignal);
+      continue;
     }
     const progress = store.get();
     if (iterations >= limits.maxIterations) {
@@ -231,6 +251,13 @@ async function iterate(ctx: GoalContext, resumed: boolean): Promise<GoalOutcome>
       });
     }
     if (decision.kind === 'needs-human') {
+      const { reason, details } = decision.humanNeeded;
+      await ctx.desk.ask({
+        id: goalQuestionId(run.iteration),
+        question: details.trim() === '' ? reason : `${reason}\n${details}`,
+        iteration: run.iteration,
+      });
+      if (ctx.waitForAnswers) continue;
       return finish('needs-human', ExitCode.WorkLeft, `stopped: iteration ${run.iteration} needs a human`, {
         humanNeeded: decision.humanNeeded,
       });

@@ -1,11 +1,13 @@
 import type { ExitCode } from '../core/errors.js';
 import { type StartLimit, startLimit, whenIdle } from '../core/parallel-rules.js';
+import { openQuestionNotes, waitingMessage } from '../core/questions.js';
 import { readyStories } from '../core/ready.js';
 import { allDoneMessage } from '../core/scope-summary.js';
 import { remainingStories } from '../core/select.js';
 import type { RunEventSink, StopReason } from '../events/run-event.js';
 import { removeStoryCheckout } from '../git/story-worktree.js';
 import { AgentRotation } from '../run/agent-rotation.js';
+import type { AnswerDesk } from '../run/answer-desk.js';
 import { readTaskFile } from '../run/read-task-file.js';
 import { announceFinish, announceRun, createRunHooks } from '../run/run-bounds.js';
 import type { LoopOutcome, RunContext } from '../run/run-context.js';
@@ -28,6 +30,8 @@ export interface ScheduleOptions {
   /** Verified work a killed run left, to land first. */
   waiting: WaitingStory[];
   resumed: boolean;
+  /** The run's questions and the answers people give. */
+  desk: AnswerDesk;
   /** Stops every agent and gate at once (after an error); `ctx.killSignal` follows it. */
   abortAll(): void;
 }
@@ -46,7 +50,12 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
   const { ctx, store, workers } = options;
   const scope = { onlyStoryId: ctx.onlyStoryId, resumeFromId: ctx.resumeFromId };
   const prd = await readTaskFile(ctx);
-  const { baseMaxIterations, maxIterations: steeredAtStart } = announceRun(ctx, prd, options.resumed);
+  const { baseMaxIterations, maxIterations: steeredAtStart } = announceRun(
+    ctx,
+    prd,
+    options.resumed,
+    store.current.totals.costUsd,
+  );
   let maxIterations = steeredAtStart;
   ctx.emit({ type: 'parallel-started', workers, prdBranch: options.prdBranch });
   const hooks = createRunHooks(ctx, (e) => ctx.emit({ ...e, worker: 'merge' }));
@@ -60,6 +69,7 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
     root: options.root,
     prdBranch: options.prdBranch,
     prd,
+    desk: options.desk,
     busy: new Set(options.waiting.map((w) => w.storyId)),
     queue: options.waiting.map((w) => ({ ...w, iteration: store.current.iteration })),
     laneEmit: (worker, storyId) => (event) =>
@@ -148,7 +158,8 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
       if (!waiting.has(story.id)) await removeStoryCheckout(run.root, storyCheckoutOf(ctx, story.id));
     }
     const state = await store.update((s) => markStopped(s, { reason, exitCode, now: ctx.now() }));
-    announceFinish(ctx, run.prd, state, { reason, exitCode, message, iterations: attempts });
+    const questions = openQuestionNotes(ctx.name, run.desk.open());
+    announceFinish(ctx, run.prd, state, { reason, exitCode, message, iterations: attempts, questions });
     return { exitCode, reason };
   };
 
@@ -196,6 +207,7 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
       const ready = readyStories(run.prd.stories, {
         ...scope,
         parked,
+        waiting: run.desk.waiting(),
         busy: run.busy,
         cap: workers - lanes.size,
       });
@@ -225,14 +237,23 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
         maxIterations,
         ...(ctx.limits.maxCostUsd !== undefined ? { maxCostUsd: ctx.limits.maxCostUsd } : {}),
         holding: holds.size > 0,
+        asked: run.desk.waiting(),
+        waitForAnswers: ctx.waitForAnswers ?? false,
         allDone: allDoneMessage(run.prd.stories, scope, landedThisRun),
       });
       if (decision.kind === 'finish') return finish(decision.reason, decision.exitCode, decision.message);
+      if (decision.kind === 'await-answers') {
+        const open = run.desk.open();
+        ctx.emit({ type: 'waiting', reason: 'question', message: waitingMessage(open) });
+        await run.desk.nextAnswer(ctx.stopSignal, ctx.killSignal);
+        continue;
+      }
       await Promise.race(holds);
       continue;
     }
     const wakeups: Promise<unknown>[] = [...lanes.values()];
-    if (stop === 'none') wakeups.push(stopped);
+    // An answer lets its story start while the others still run.
+    if (stop === 'none') wakeups.push(stopped, run.desk.changed());
     if (landing !== null) wakeups.push(landing);
     if (stop === 'none') wakeups.push(...holds);
     await Promise.race(wakeups);

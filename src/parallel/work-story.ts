@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { AgentSetup } from '../agents/adapter.js';
 import type { CollectedUsage } from '../attempt/agent-collector.js';
 import { runAttempt } from '../attempt/run-attempt.js';
+import { answeredLearning, type Question } from '../core/questions.js';
 import { storyBranchName, storyRefComponent } from '../core/story-ref.js';
 import type { StoryVerdict } from '../core/story-verdict.js';
 import type { Story } from '../core/types.js';
@@ -25,6 +26,8 @@ export interface StoryWorkRequest {
   prdBranch: string;
   story: Story;
   lastFailure?: Failure;
+  /** The story's questions a person has answered: in its prompt, and in its learnings once it lands. */
+  answered?: readonly Question[];
   agent: AgentSetup;
   /** Tagged with the worker and story by the caller. */
   emit: RunEventSink;
@@ -44,6 +47,8 @@ export interface StoryWorkRequest {
 export type StoryWorkResult = { iteration: number; attempt: number; branch: string; worktree: string } & (
   | { kind: 'verified'; verdict: StoryVerdict; commits: number }
   | { kind: 'failed'; failure: AttemptFailure }
+  /** The agent asked a person: the story waits for the answer; the attempt does not count. */
+  | { kind: 'asked'; question: string }
   | { kind: 'rate-limited'; rateLimit?: { message: string; resetsAt?: string } }
   | { kind: 'aborted' }
 );
@@ -96,6 +101,7 @@ export async function workStory(request: StoryWorkRequest): Promise<StoryWorkRes
       attempt,
       iteration,
       ...(request.lastFailure ? { lastFailure: request.lastFailure } : {}),
+      ...(request.answered ? { answered: request.answered } : {}),
       agent: request.agent,
       emit,
       record: {
@@ -125,7 +131,7 @@ export async function workStory(request: StoryWorkRequest): Promise<StoryWorkRes
       durationMs: facts.agent.durationMs,
       verifiedAt: ctx.now().toISOString(),
       summary: outcome.summary,
-      learnings: [...facts.said.learn],
+      learnings: [...facts.said.learn, ...(request.answered ?? []).map(answeredLearning)],
     };
     await writeVerdict(request.root, branch, recorded);
     faultPoint('story-verified');
@@ -140,6 +146,7 @@ export async function workStory(request: StoryWorkRequest): Promise<StoryWorkRes
     };
   }
   if (verdict.kind === 'aborted') return { ...done, kind: 'aborted' };
+  if (verdict.kind === 'question') return { ...done, kind: 'asked', question: verdict.question };
   if (verdict.kind === 'pass') {
     return { ...done, kind: 'failed', failure: { kind: 'no-commit', reason: 'No new commit was found.' } };
   }

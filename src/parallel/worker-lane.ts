@@ -13,6 +13,7 @@ import { type StoryWorkResult, storyCheckoutOf, workStory } from './work-story.j
  * the attempt in flight (for a killed run to stop its agent and gate), its
  * spend, and the outcome. Verified work joins the merge queue; a failure
  * is recorded (the story parked once out of retries) and the hooks run; a
+ * question gives the attempt back and the story waits for its answer; a
  * rate limit or an interrupt gives the attempt back. The caller decides
  * what a rate limit means for the other workers.
  */
@@ -33,6 +34,7 @@ export async function runWorkerLane(
     agent,
     emit,
     ...(lastFailure ? { lastFailure } : {}),
+    answered: run.desk.answered(story.id),
     record: {
       started: async (start) => {
         const state = await store.update((s) =>
@@ -72,6 +74,16 @@ export async function runWorkerLane(
     case 'aborted':
       run.busy.delete(story.id);
       await store.update((s) => endRunning(s, story.id, ctx.now(), true));
+      break;
+    case 'asked':
+      // Asking is not failing: the attempt is given back and the story waits for the answer.
+      await store.update((s) => endRunning(s, story.id, ctx.now(), true));
+      await run.desk.ask(
+        { id: story.id, storyId: story.id, question: result.question, iteration: result.iteration },
+        emit,
+      );
+      run.busy.delete(story.id);
+      await run.inCheckout(() => run.afterIteration(result.iteration, story.id));
       break;
     case 'failed':
       await recordFailure(run, {

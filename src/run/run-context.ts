@@ -55,6 +55,8 @@ export interface LoopOptions {
   wrap?: CommandWrapper;
   /** Steering while the loop runs (the TUI's `+`/`-`); read before every iteration. */
   steering?: LoopSteering;
+  /** `--wait`: when only stories waiting for answers are left, wait for the answers instead of stopping. */
+  waitForAnswers?: boolean;
   now?: () => Date;
 }
 

@@ -1,6 +1,7 @@
 import type { AgentSetup } from '../agents/adapter.js';
 import type { CollectedUsage } from '../attempt/agent-collector.js';
 import type { AttemptEvent, AttemptRequest } from '../attempt/attempt-request.js';
+import type { Question } from '../core/questions.js';
 import type { Signals } from '../core/signals.js';
 import { storyShape } from '../core/story-shape.js';
 import type { Story } from '../core/types.js';
@@ -21,6 +22,8 @@ export interface StoryAttemptSpec {
   attempt: number;
   iteration: number;
   lastFailure?: Failure;
+  /** The story's questions a person has answered, for its prompt. */
+  answered?: readonly Question[];
   agent: AgentSetup;
   /** Where the attempt's events go, before any lane tag the caller adds. */
   emit: RunEventSink;
@@ -48,6 +51,7 @@ export async function storyAttemptRequest(spec: StoryAttemptSpec): Promise<Attem
       story,
       spec.attempt,
       spec.lastFailure,
+      spec.answered,
     ),
     agent: spec.agent,
     timeoutMs: ctx.limits.timeoutMs,

@@ -1,5 +1,6 @@
 import type { AgentSetup } from '../agents/adapter.js';
 import { runAttempt } from '../attempt/run-attempt.js';
+import type { Question } from '../core/questions.js';
 import type { Signals } from '../core/signals.js';
 import type { Story } from '../core/types.js';
 import type { Verdict } from '../core/verdict.js';
@@ -34,6 +35,7 @@ export async function runStoryAttempt(
   state: RunState,
   story: Story,
   agent: AgentSetup = ctx.agent,
+  answered: readonly Question[] = [],
 ): Promise<AttemptResult> {
   const previous = storyRun(state, story.id);
   let next = state;
@@ -46,6 +48,7 @@ export async function runStoryAttempt(
       attempt: previous.attempts + 1,
       iteration: state.iteration + 1,
       ...(previous.lastFailure ? { lastFailure: previous.lastFailure } : {}),
+      answered,
       agent,
       emit: ctx.emit,
       record: {

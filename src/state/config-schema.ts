@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkWebhookUrl, NOTIFY_EVENTS } from '../core/notification.js';
 import { WORKFLOW_NAME } from './layout.js';
 import { PROVIDERS } from './providers.js';
 
@@ -82,6 +83,23 @@ export const ConfigSchema = z.strictObject({
   notifications: z
     .strictObject({ bell: z.boolean().default(true), desktop: z.boolean().default(false) })
     .prefault({}),
+  /** Webhooks told of questions, parked stories, waits, limits and the end of a run (`--notify` adds more). */
+  notify: z
+    .strictObject({
+      webhooks: z
+        .array(
+          z.string().superRefine((url, ctx) => {
+            const checked = checkWebhookUrl(url);
+            if (!checked.ok)
+              ctx.addIssue({ code: 'custom', message: `not a webhook URL: ${checked.reason}` });
+          }),
+        )
+        .default(() => []),
+      /** Which notifications to send; null: all of them. */
+      events: z.array(z.enum(NOTIFY_EVENTS)).nullable().default(null),
+    })
+    // Absent unless written: a project without webhooks has nothing to say about them.
+    .optional(),
   hooks: HooksSchema.default(() => []),
   /** Guidance switched into the story prompt. */
   prompt: z

@@ -1,5 +1,6 @@
 import type { AgentEvent, RetryEvent } from '../agents/agent-event.js';
 import { formatUsd as money } from '../core/money.js';
+import { visibleText } from '../core/visible-text.js';
 import type { EventOf, RunEvent } from '../events/run-event.js';
 import { describeHookEvent } from './hook-lines.js';
 
@@ -100,7 +101,10 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
         : `the checks failed on the new tip; not landed`;
     case 'run-finished':
       if (event.goal) return describeGoalFinish(event, event.goal);
-      return `${event.message} — ${event.passed}/${event.total} passed, ${plural(event.iterations, 'iteration')}, ${money(event.costUsd)}${event.parked.length ? `, parked: ${event.parked.join(', ')}` : ''} (exit ${event.exitCode})`;
+      return [
+        `${event.message} — ${event.passed}/${event.total} passed, ${plural(event.iterations, 'iteration')}, ${money(event.costUsd)}${event.parked.length ? `, parked: ${event.parked.join(', ')}` : ''} (exit ${event.exitCode})`,
+        ...questionLines(event.questions ?? []),
+      ].join('\n');
     case 'goal-result':
       return [
         `${event.status === 'needs-human' ? '!' : '✓'} iteration ${event.iteration} (${event.status}): ${firstLine(event.summary.trim())}`,
@@ -120,9 +124,11 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
     case 'agent-unusable':
       return `✗ ${event.agent}: ${firstLine(event.message)}; ${event.fix}`;
     case 'question-asked':
-      return `? ${event.storyId ?? 'the run'} asks (${event.questionId}): ${firstLine(event.question.trim())}`;
+      return `? ${event.storyId ?? 'the run'} asks (${event.questionId}): ${visibleText(firstLine(event.question.trim()))}`;
     case 'question-answered':
-      return `  answered ${event.questionId}: ${firstLine(event.answer.trim())}`;
+      return `  answered ${event.questionId}: ${visibleText(firstLine(event.answer.trim()))}`;
+    case 'webhook-failed':
+      return `  webhook ${event.webhook} could not be told of ${event.event} (${event.error}, after ${event.tries} ${event.tries === 1 ? 'try' : 'tries'}); its later failures are not shown`;
     case 'agent-silent':
       return `  ${event.storyId ? `${event.storyId}: ` : ''}${event.agent} silent for ${Math.round(event.silentMs / 1000)} s${event.attempt ? `, attempt ${event.attempt}` : ''}, ${seconds(event.elapsedMs)}`;
     case 'worker-finished':
@@ -258,3 +264,13 @@ const indentLines = (text: string): string[] =>
     .trim()
     .split('\n')
     .map((l) => `    ${l}`);
+
+/** The questions a run stopped with, each with the command that answers it. */
+function questionLines(
+  questions: readonly { id: string; storyId?: string; question: string; command: string }[],
+) {
+  return questions.flatMap((q) => [
+    `  ? ${q.storyId ?? q.id} asks: ${visibleText(firstLine(q.question.trim()))}`,
+    `    answer with: ${q.command}`,
+  ]);
+}

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { executeRun } from '../../app/execute-run.js';
 import { withInterrupts } from '../../app/interrupts.js';
 import { requireSharedRemote } from '../../app/role-session.js';
+import { webhookTargets } from '../../app/webhooks.js';
 import { STORY_PROMPT } from '../../core/embedded-prompts.js';
 import { UsageError } from '../../core/errors.js';
 import { loadConfigOrThrow } from '../../state/config.js';
@@ -33,7 +34,10 @@ export async function runCommand(target: string | undefined, opts: RunOptions): 
   if (opts.dryRun) return dryRun(ctx, config, opts, promptTemplate);
 
   if (opts.worker) await requireSharedRemote(ctx.root, 'run --worker');
-  const log = openRunSinks(ctx.target.name, ctx.target.runDir, opts);
+  const log = openRunSinks(ctx.target.name, ctx.target.runDir, {
+    ...opts,
+    webhooks: webhookTargets(config, opts.notify),
+  });
   const emit = log.emit;
   if (opts.worker) {
     const { runWorkerJob } = await import('./worker.js');

@@ -1,6 +1,7 @@
 import { withRole } from '../../app/role-session.js';
 import type { TaskContext } from '../../app/task-context.js';
 import { ExitCode } from '../../core/errors.js';
+import { visibleText } from '../../core/visible-text.js';
 import type { RunEvent } from '../../events/run-event.js';
 import { type WorkerOutcome, workerRole } from '../../scale-out/worker-role.js';
 import type { Config } from '../../state/config.js';
@@ -65,5 +66,7 @@ function describe(storyId: string, outcome: WorkerOutcome): string {
       return `${storyId} was rate limited; nothing pushed, it will be planned again`;
     case 'aborted':
       return `${storyId} interrupted; nothing pushed, it will be planned again`;
+    case 'asked':
+      return `${storyId} asks: ${visibleText(outcome.reason)}; nothing pushed`;
   }
 }
