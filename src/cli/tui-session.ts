@@ -8,6 +8,7 @@ import { webhookTargets } from '../app/webhooks.js';
 import type { LoopSteering } from '../run/run-context.js';
 import type { Config } from '../state/config.js';
 import { worktreeDir } from '../state/layout.js';
+import { recordAnswer } from '../state/questions.js';
 import { listPrdNames, type ResolvedTarget, resolveTarget } from '../state/resolve-target.js';
 import { readRunState } from '../state/run-state.js';
 import { exitSummary } from '../ui/tui/exit-summary.js';
@@ -174,6 +175,19 @@ export async function runInTui(
       return git(cwd, ['show', '--stat', '--patch', ...commits]);
     },
     // The completion screen's m and c run the same commands as a user would, their output captured for the TUI.
+    async answer(name, questionId, text) {
+      const target = await resolve(name);
+      try {
+        await recordAnswer(target.runDir, questionId, text);
+      } catch (error) {
+        return { ok: false, message: error instanceof Error ? error.message : String(error) };
+      }
+      const live = running.has(name);
+      return {
+        ok: true,
+        message: live ? 'answered; the running loop picks it up' : 'answered; the next run (s) takes it in',
+      };
+    },
     merge: (name) => ralphCommand(ctx.root, ['merge', name]),
     clean: (name) => ralphCommand(ctx.root, ['clean', name]),
     async handOff(request, terminal) {

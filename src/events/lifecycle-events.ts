@@ -167,6 +167,8 @@ export const QuestionAskedSchema = z.object({
   storyId: z.string().optional(),
   questionId: z.string(),
   question: z.string(),
+  /** When the answer store recorded the question: with `questionId`, the key an answer names (`answers.jsonl`). */
+  askedAt: z.string().optional(),
 });
 
 export const QuestionAnsweredSchema = z.object({

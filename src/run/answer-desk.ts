@@ -75,7 +75,7 @@ export async function openAnswerDesk(options: AnswerDeskOptions): Promise<Answer
     if (!questions.some(isOpen) || fileMark(answersFile) === seen) return;
     poll().catch(() => undefined);
   }, options.pollMs ?? 1000);
-  timer.unref();
+  // Not unref'd: a run waiting for an answer (`--wait`) has nothing else keeping the process up. `close` stops it.
   await poll();
 
   return {
@@ -92,6 +92,7 @@ export async function openAnswerDesk(options: AnswerDeskOptions): Promise<Answer
         ...(question.storyId !== undefined ? { storyId: question.storyId } : {}),
         questionId: question.id,
         question: question.question,
+        askedAt: question.askedAt,
       });
       return question;
     },

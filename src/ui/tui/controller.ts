@@ -61,6 +61,7 @@ export function createController(session: TuiSession, options: ControllerOptions
     handOff: session.handOff !== undefined && options.terminal !== undefined,
     merge: session.merge !== undefined,
     clean: session.clean !== undefined,
+    answer: session.answer !== undefined,
   };
   let state = initialState(
     session,
@@ -193,6 +194,20 @@ export function createController(session: TuiSession, options: ControllerOptions
       case 'hand-off':
         handOff(effect.request);
         break;
+      case 'answer': {
+        const { name, storyId } = effect;
+        (session.answer?.(name, effect.questionId, effect.text) ?? Promise.reject(new Error('not available')))
+          .then(
+            (result) =>
+              flash(
+                result.ok ? `${storyId}: ${result.message}` : `${storyId}: not answered: ${result.message}`,
+              ),
+            (error: unknown) => flash(`${storyId}: not answered: ${message(error)}`),
+          )
+          // A live run takes the answer in and says so; without one, the summary shows it.
+          .then(() => reload(name));
+        break;
+      }
     }
   }
 

@@ -8,8 +8,16 @@ import type { GoalMode, GoalRunState } from '../../core/goal-types.js';
 import type { RunEvent } from '../../events/run-event.js';
 import type { Provider } from '../../state/config-schema.js';
 
-/** ✓ done, ● in progress, ○ todo, ✗ parked (retries used up in an earlier run). */
-export type StoryState = 'done' | 'in-progress' | 'todo' | 'parked';
+/** ✓ done, ● in progress, ○ todo, ✗ parked (retries used up in an earlier run), ? waiting for an answer. */
+export type StoryState = 'done' | 'in-progress' | 'todo' | 'parked' | 'waiting';
+
+/** The question a story's agent asked (`<ralph>ASK …</ralph>`), and the answer once one is given. */
+export interface StoryQuestion {
+  /** What `ralph answer` takes. */
+  id: string;
+  text: string;
+  answer?: string;
+}
 
 export interface StorySummary {
   id: string;
@@ -25,6 +33,8 @@ export interface StorySummary {
   lastFailure?: string;
   /** The story's entry in the progress file, as written there. */
   progressEntry?: string;
+  /** The latest question its agent asked. */
+  question?: StoryQuestion;
 }
 
 export interface PrdSummary {
@@ -132,6 +142,8 @@ export interface TuiSession {
   merge?(name: string): Promise<ActionResult>;
   /** Remove the PRD's worktree (the branch stays). */
   clean?(name: string): Promise<ActionResult>;
+  /** Records a person's answer to a question of the PRD's run (as `ralph answer` does). */
+  answer?(name: string, questionId: string, text: string): Promise<ActionResult>;
   /**
    * `ralph new <name>` / `ralph edit <name>` with the terminal handed to the
    * agent. The session checks the request first and refuses (ok: false) with

@@ -3,9 +3,15 @@ import { memo } from 'react';
 import type { Size } from '../model/layout.js';
 import { STATUS_ICON, type StoryRow, windowStart } from '../model/stories.js';
 
-const COLOR = { done: 'green', 'in-progress': 'yellow', todo: undefined, parked: 'red' } as const;
+const COLOR = {
+  done: 'green',
+  'in-progress': 'yellow',
+  todo: undefined,
+  parked: 'red',
+  waiting: 'magenta',
+} as const;
 
-/** ✓ ● ○ ✗ and the titles, one line each, scrolled to keep the focused story in view. */
+/** ✓ ● ○ ✗ ? and the titles, one line each, scrolled to keep the focused story in view. */
 export const StoryList = memo(function StoryList({
   rows,
   focused,

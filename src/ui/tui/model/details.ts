@@ -1,11 +1,18 @@
 /** The details panel's lines for one story: what it asks, where it stands, what went wrong, what was learnt. */
 
+import { visibleText } from '../../../core/visible-text.js';
 import type { HookTaskLine } from '../session.js';
 import { money, storyDuration, wrap } from './format.js';
 import type { LogLine } from './log-lines.js';
 import { STATUS_ICON, type StoryRow } from './stories.js';
 
-const STATE_WORDS = { done: 'done', 'in-progress': 'in progress', todo: 'todo', parked: 'parked' } as const;
+const STATE_WORDS = {
+  done: 'done',
+  'in-progress': 'in progress',
+  todo: 'todo',
+  parked: 'parked',
+  waiting: 'waiting for an answer',
+} as const;
 
 export function detailLines(row: StoryRow, width: number, maxAttempts?: number): LogLine[] {
   const w = Math.max(10, width);
@@ -29,6 +36,16 @@ export function detailLines(row: StoryRow, width: number, maxAttempts?: number):
     for (const c of story.acceptanceCriteria) lines.push(...para(`${box} ${c}`));
   }
   if (story.dependsOn.length > 0) lines.push(...para(`Depends on: ${story.dependsOn.join(', ')}`, 'dim'));
+  if (row.question !== undefined && row.state !== 'done') {
+    const { question } = row;
+    lines.push(
+      { text: '', style: 'text' },
+      { text: 'Question', style: 'accent' },
+      ...para(visibleText(question.text)),
+    );
+    if (question.answer !== undefined) lines.push(...para(`Answer: ${visibleText(question.answer)}`, 'dim'));
+    else lines.push(...para('a answers it', 'dim'));
+  }
   if (row.lastFailure !== undefined && row.state !== 'done') {
     lines.push({ text: '', style: 'text' }, { text: 'Last failure', style: 'bad' }, ...para(row.lastFailure));
   }

@@ -39,6 +39,7 @@ export type Effect =
   | { type: 'adjust'; name: string; delta: number }
   | { type: 'load-diff'; name: string; storyId: string | null }
   | { type: 'save-settings'; patch: SettingsPatch }
+  | { type: 'answer'; name: string; storyId: string; questionId: string; text: string }
   | { type: 'hand-off'; request: HandOffRequest };
 
 export interface KeyResult {
@@ -51,6 +52,8 @@ export interface Capabilities {
   handOff: boolean;
   merge: boolean;
   clean: boolean;
+  /** Answers questions (`a`); off when left out. */
+  answer?: boolean;
 }
 
 export const ITERATION_STEP = 5;
@@ -103,6 +106,7 @@ export function handleKey(
     case 'help':
     case 'notice':
     case 'prompt':
+    case 'answer':
       // Handled by modalKey above.
       break;
     case 'dashboard': {
@@ -166,8 +170,31 @@ function globalKey(state: TuiState, press: KeyPress, can: Capabilities): KeyResu
       if (!can.handOff) return flash(state, 'edit PRD: not available here (run `ralph edit`)');
       if (anyActive(state)) return flash(state, 'stop the running loops before editing a PRD');
       return handOff(state, { kind: 'edit', name });
+    case 'a':
+      return openAnswer(state, prd, can);
   }
   return none(state);
+}
+
+/** `a`: a text field for the answer to the focused story's question, when it waits for one. */
+function openAnswer(state: TuiState, prd: PrdView, can: Capabilities): KeyResult {
+  if (!can.answer) return flash(state, 'answer: not available here (run `ralph answer`)');
+  const rows = storyRows(prd.summary.stories, prd.run);
+  const row = rows[focusedIndex(rows, prd.pickedStory, prd.run.current?.storyId ?? null)];
+  const question = row?.question;
+  if (row === undefined || row.state !== 'waiting' || question === undefined || question.answer !== undefined)
+    return flash(state, `${row?.story.id ?? 'this story'} waits for no answer (j/k picks a story marked ?)`);
+  return none({
+    ...state,
+    view: {
+      kind: 'answer',
+      name: prd.summary.name,
+      storyId: row.story.id,
+      questionId: question.id,
+      question: question.text,
+      text: '',
+    },
+  });
 }
 
 function backView(state: TuiState): BaseView {

@@ -6,7 +6,7 @@ import type { RetryEvent } from '../../../agents/agent-event.js';
 import type { GoalMode } from '../../../core/goal-types.js';
 import type { GoalStopReason, StopReason } from '../../../events/run-event.js';
 import { describeRetry } from '../../plain-reporter.js';
-import type { HookTaskLine, PrdSummary, SessionEvent, StoryState } from '../session.js';
+import type { HookTaskLine, PrdSummary, SessionEvent, StoryQuestion, StoryState } from '../session.js';
 import { attemptOf, isGoalFlavoured } from './goal-event.js';
 import { reduceGoalEvent, withHookTask } from './goal-run-view.js';
 import { type Lanes, reduceLanes } from './lanes.js';
@@ -23,6 +23,10 @@ export interface StoryRunView {
   lastFailure?: string;
   /** What this run's events say about the story; the task file's status otherwise. */
   state?: StoryState;
+  /** A question its agent asked in this run. */
+  question?: StoryQuestion;
+  /** The answer the run took in for its question (asked in this run or before). */
+  answered?: string;
 }
 
 export interface RunOutcome {
@@ -276,6 +280,17 @@ export function reduceRun(run: RunView, summary: PrdSummary, event: SessionEvent
       };
     case 'story-parked':
       return patchStory(next, event.storyId, (s) => ({ ...s, state: 'parked', lastFailure: event.reason }));
+    case 'question-asked':
+      return {
+        ...patchStory(next, event.storyId ?? '', ({ answered: _earlier, ...s }) => ({
+          ...s,
+          state: 'waiting',
+          question: { id: event.questionId, text: event.question },
+        })),
+        activity: `? ${event.storyId ?? 'the run'} asks: ${firstLine(event.question)}`,
+      };
+    case 'question-answered':
+      return patchStory(next, event.storyId ?? '', (s) => ({ ...s, state: 'todo', answered: event.answer }));
     case 'rate-limited':
       // The engine does not count a rate-limited attempt against the limit.
       return {

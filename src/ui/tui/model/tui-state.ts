@@ -44,6 +44,16 @@ export type SettingsView = {
 /** Asks for the name of a new PRD before the terminal goes to the agent. */
 export type PromptView = { kind: 'prompt'; text: string };
 
+/** `a` on a waiting story: the answer to its question, typed here and recorded as `ralph answer` does. */
+export type AnswerView = {
+  kind: 'answer';
+  name: string;
+  storyId: string;
+  questionId: string;
+  question: string;
+  text: string;
+};
+
 /** A message too long for the footer (why a hand-off was refused, what it did); any key closes it. */
 export type NoticeView = { kind: 'notice'; title: string; text: string; tone: 'good' | 'bad' };
 
@@ -55,6 +65,7 @@ export type BaseView =
   | SettingsView
   | { kind: 'completion' }
   | PromptView
+  | AnswerView
   | NoticeView;
 
 export type View = BaseView | { kind: 'help'; back: BaseView; page: number };
