@@ -253,8 +253,13 @@ function describeGoalFinish(
   if (goal.humanNeeded) {
     lines.push(`  needs a human: ${goal.humanNeeded.reason}`);
     if (goal.humanNeeded.details) lines.push(...indentLines(goal.humanNeeded.details));
-    lines.push('  resolve it, then run the same command again to resume');
+    lines.push(
+      event.questions?.length
+        ? '  answer it (or resolve it), then run the same command again to resume'
+        : '  resolve it, then run the same command again to resume',
+    );
   }
+  lines.push(...questionLines(event.questions ?? []));
   lines.push(`  progress: ${goal.progressFile}`);
   return lines.join('\n');
 }

@@ -39,14 +39,17 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
   const timeoutMs = options.timeoutMs ?? 10_000;
   const queues = new Map<string, Promise<void>>();
   const reported = new Set<string>();
-  /** Cancels the backoff sleeps still pending when the run has ended and the drain is over. */
-  const giveUp = new AbortController();
+  /** Cuts the backoff waits still pending when a drain's time is up: those notifications are given up. */
+  let giveUp = new AbortController();
 
   const deliver = async (url: string, notification: Notification): Promise<void> => {
     let error = '';
     for (let attempt = 1; attempt <= tries; attempt++) {
-      if (attempt > 1) await pause(backoffMs * 2 ** (attempt - 2), giveUp.signal);
-      if (giveUp.signal.aborted) break;
+      if (attempt > 1) {
+        const cut = giveUp.signal;
+        await pause(backoffMs * 2 ** (attempt - 2), cut);
+        if (cut.aborted) break;
+      }
       const result = await postOnce(post, url, notification, timeoutMs);
       if (result.ok) return;
       error = result.error;
@@ -75,6 +78,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
       await Promise.race([Promise.all(queues.values()), limit]);
       clearTimeout(timer);
       giveUp.abort();
+      giveUp = new AbortController();
     },
   };
 }

@@ -3,11 +3,15 @@
  * model, whose agent asks with `<ralph>ASK …</ralph>`; a person answers with
  * `ralph answer`; webhooks land on a local HTTP server.
  */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLoopProject, featSubjects, type LoopProject, prdJson } from '../support/loop-project.js';
+import { landedOrder, parallelProject } from '../support/parallel-project.js';
 import { runRalph } from '../support/ralph-cli.js';
 import { implement } from '../support/story-script.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { webhookReceivers } from '../support/webhook-receiver.js';
 
 const THREE = [
   { id: 'US-001', title: 'Add greeting' },
@@ -28,12 +32,10 @@ const plan = {
 };
 
 let project: LoopProject | undefined;
-let hooks: WebhookReceiver | undefined;
+const receivers = webhookReceivers();
 afterEach(async () => {
   await project?.cleanup();
-  await hooks?.close();
   project = undefined;
-  hooks = undefined;
 });
 
 interface StatusJson {
@@ -56,7 +58,7 @@ async function status(p: LoopProject): Promise<StatusJson> {
 
 describe('a story that asks', () => {
   it('waits while the others land, exit 1, is told by webhook; answered, its next prompt has the answer and it lands', async () => {
-    hooks = await startWebhookReceiver();
+    const hooks = await receivers.start();
     project = await createLoopProject({ 'prd.json': prdJson(THREE) }, plan);
     const secret = `${hooks.url}/hooks/T000/B000/secret-token-123?token=abc`;
     const first = await project.run(['prd.json', '--headless', '--no-worktree', '--notify', secret]);
@@ -128,5 +130,72 @@ describe('a story that asks', () => {
     expect(await project.read('progress.md')).toMatch(
       /US-002 asked: .*PostgreSQL or in SQLite\? Answer: SQLite/,
     );
+  }, 240_000);
+});
+
+/** Waits until the only run of the project has recorded an event of `type` (and `reason`, when given). */
+async function eventSeen(p: LoopProject, type: string, reason?: string): Promise<Record<string, unknown>> {
+  const runs = join(p.repo.dir, '.ralph', 'runs');
+  for (let i = 0; i < 600; i++) {
+    const names = await readdir(runs).catch(() => []);
+    for (const name of names) {
+      const text = await readFile(join(runs, name, 'events.jsonl'), 'utf8').catch(() => '');
+      for (const line of text.split('\n').filter(Boolean)) {
+        const event = JSON.parse(line) as Record<string, unknown>;
+        if (event.type === type && (reason === undefined || event.reason === reason)) return event;
+      }
+    }
+    await sleep(200);
+  }
+  throw new Error(`no ${type} event`);
+}
+
+describe('--wait', () => {
+  it('waits for the answer once only waiting stories are left, and goes on with it to exit 0', async () => {
+    const hooks = await receivers.start();
+    project = await createLoopProject(
+      { 'prd.json': prdJson(THREE.slice(0, 2)) },
+      {
+        'US-001': plan['US-001'],
+        'US-002': plan['US-002'],
+      },
+    );
+    const running = project.run(['prd.json', '--headless', '--no-worktree', '--wait', '--notify', hooks.url]);
+    const waiting = await eventSeen(project, 'waiting', 'question');
+    expect(String(waiting.message)).toContain(QUESTION);
+    // US-001 landed before the run sat down to wait.
+    expect(await featSubjects(project.repo)).toEqual(['feat: US-001 - Add greeting']);
+
+    const answered = await runRalph(['answer', 'US-002', 'SQLite'], { cwd: project.repo.dir });
+    expect(answered.stdout).toMatch(/running loop picks the answer up/);
+    const result = await running;
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toMatch(/answered US-002: SQLite/);
+    expect(await featSubjects(project.repo)).toEqual([
+      'feat: US-001 - Add greeting',
+      'feat: US-002 - Store greetings',
+    ]);
+    expect(project.stories.prompts('US-002').at(-1)).toContain('The answer is: SQLite');
+    // A person is told of the question once; the wait for it is no news.
+    expect(hooks.events('question')).toHaveLength(1);
+    expect(hooks.events('waiting')).toHaveLength(0);
+    expect(hooks.events('run-finished')[0]).toMatchObject({ outcome: 'all-done', exitCode: 0, passed: 2 });
+  }, 240_000);
+
+  it('with --parallel: the asking story waits while the others land, and lands once answered', async () => {
+    project = await parallelProject(prdJson(THREE), plan);
+    const running = project.run(['demo', '--headless', '--parallel', '2', '--wait']);
+    await eventSeen(project, 'waiting', 'question');
+    expect([...(await landedOrder(project.repo, 'ralph/demo'))].sort()).toEqual(['US-001', 'US-003']);
+    const status = await runRalph(['status', 'demo', '--json'], { cwd: project.repo.dir });
+    expect(JSON.parse(status.stdout).stories[1]).toMatchObject({ id: 'US-002', waiting: true, attempts: 0 });
+
+    expect((await runRalph(['answer', 'demo', 'US-002', 'SQLite'], { cwd: project.repo.dir })).exitCode).toBe(
+      0,
+    );
+    const result = await running;
+    expect(result.exitCode).toBe(0);
+    expect(await landedOrder(project.repo, 'ralph/demo')).toEqual(['US-001', 'US-003', 'US-002']);
+    expect(project.stories.prompts('US-002').at(-1)).toContain('The answer is: SQLite');
   }, 240_000);
 });

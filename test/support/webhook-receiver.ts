@@ -1,6 +1,7 @@
 /** A webhook endpoint on 127.0.0.1, as Slack's incoming webhooks take them: JSON POSTs, recorded. */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
 
 export interface ReceivedHook {
   method: string;
@@ -56,5 +57,20 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/** For a test file: `start` opens a receiver, closed after each test. */
+export function webhookReceivers(): { start(): Promise<WebhookReceiver> } {
+  const open: WebhookReceiver[] = [];
+  afterEach(async () => {
+    for (const receiver of open.splice(0)) await receiver.close();
+  });
+  return {
+    start: async () => {
+      const receiver = await startWebhookReceiver();
+      open.push(receiver);
+      return receiver;
+    },
   };
 }
