@@ -98,6 +98,11 @@ describe('a story that asks', () => {
     expect(finished[0]).toMatchObject({ prd: name, passed: 2, total: 3, outcome: 'questions', exitCode: 1 });
     expect(typeof finished[0]?.costUsd).toBe('number');
     expect(typeof finished[0]?.at).toBe('string');
+    const runDir = join(project.repo.dir, '.ralph', 'runs', name);
+    for (const file of ['events.jsonl', 'ralph.log', 'state.json', 'lock']) {
+      const text = await readFile(join(runDir, file), 'utf8').catch(() => '');
+      expect(text, file).not.toMatch(/secret-token-123|token=abc/);
+    }
     for (const hook of hooks.received) {
       expect(hook.method).toBe('POST');
       expect(hook.contentType).toBe('application/json');
