@@ -41,6 +41,21 @@ describe('questions', () => {
     expect(answeredFor(merged, 'US-002').map((m) => m.answer?.text)).toEqual(['yes']);
   });
 
+  it("takes an answer keyed by the question-asked event's time, a few milliseconds off", () => {
+    const [question] = withAnswers(
+      [q('US-001', '2026-01-01T00:00:00.000Z')],
+      [
+        {
+          questionId: 'US-001',
+          askedAt: '2026-01-01T00:00:00.004Z',
+          answer: 'yes',
+          at: '2026-01-01T01:00:00.000Z',
+        },
+      ],
+    );
+    expect(question?.answer?.text).toBe('yes');
+  });
+
   it('replaces an open question asked again, keeps answered ones', () => {
     const first = q('US-001', '2026-01-01T00:00:00.000Z', 'done');
     const open = q('US-001', '2026-01-02T00:00:00.000Z');

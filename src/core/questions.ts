@@ -44,11 +44,23 @@ const sameId = (a: string, b: string): boolean => a.trim().toLowerCase() === b.t
 
 export const isOpen = (question: Question): boolean => question.answer === undefined;
 
+/**
+ * How far an answer's `askedAt` may be from its question's: a follower of
+ * `events.jsonl` may key it by the `question-asked` event's own time, a few
+ * milliseconds after the store's. Two questions with one id are always an
+ * agent run and an answer apart, far more than this.
+ */
+const ASKED_AT_SLACK_MS = 2000;
+
+const answers = (line: AnswerLine, question: Question): boolean =>
+  sameId(line.questionId, question.id) &&
+  Math.abs(Date.parse(line.askedAt) - Date.parse(question.askedAt)) <= ASKED_AT_SLACK_MS;
+
 /** The questions with the answers given for them; the first answer given to a question is the one. */
 export function withAnswers(questions: readonly Question[], lines: readonly AnswerLine[]): Question[] {
   return questions.map((question) => {
     if (question.answer) return question;
-    const line = lines.find((l) => l.askedAt === question.askedAt && sameId(l.questionId, question.id));
+    const line = lines.find((l) => answers(l, question));
     return line ? { ...question, answer: { text: line.answer, at: line.at } } : question;
   });
 }
