@@ -19,15 +19,24 @@ export interface EventSinkOptions {
   plain?: { write: (line: string) => void; verbose: boolean };
   /** The TUI, or anything else in this process that follows the run. */
   listeners?: readonly RunEventRecordSink[];
-  /** Webhooks (`--notify`, `notify:` in the config), told in the background of the events they want. */
+  /** Followers that act on events outside this process (GitHub's write-back); `close` waits for them. */
+  followers?: readonly EventFollower[];
+  /** Webhooks (`--notify`, `notify:` in the config): a follower that POSTs what a person needs, in the background. */
   webhooks?: readonly WebhookTarget[];
   now?: () => Date;
+}
+
+/** A sink whose work on an event goes on after it returns (a call to a remote API), in the events' order. */
+export interface EventFollower {
+  follow: RunEventRecordSink;
+  /** Resolves once the work on every event followed so far is done. */
+  settled(): Promise<void>;
 }
 
 export interface EventSinks {
   /** What runners emit to: stamped with its time and run, then handed to every sink in order. */
   emit: RunEventSink;
-  /** Lets the last notifications go out (for a bounded time), then flushes the log; the event log is written synchronously. */
+  /** Waits for the followers (the webhooks' last notifications for a bounded time), then flushes the log; the event log is written synchronously. */
   close(): Promise<void>;
 }
 
@@ -49,12 +58,14 @@ export function openEventSinks(options: EventSinkOptions): EventSinks {
     const record: RunEventRecord = { at: now().toISOString(), run: options.run, ...event };
     for (const sink of sinks) sink(record);
   };
-  const webhooks = options.webhooks?.length ? webhookSink(options.run, options.webhooks, emit) : null;
-  if (webhooks) sinks.push(webhooks.sink);
+  const followers = [...(options.followers ?? [])];
+  // A webhook that fails is reported once, as an event of the run itself.
+  if (options.webhooks?.length) followers.push(webhookSink(options.run, options.webhooks, emit));
+  for (const follower of followers) sinks.push(follower.follow);
   return {
     emit,
     close: async () => {
-      await webhooks?.drain();
+      for (const follower of followers) await follower.settled();
       await log.close();
     },
   };

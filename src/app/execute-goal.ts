@@ -5,6 +5,7 @@ import { runGoalLoop } from '../goal/goal-runner.js';
 import type { GoalSpec } from '../goal/goal-spec.js';
 import { goalRunFiles, readGoalProgress } from '../goal/progress-file.js';
 import type { GoalProgress } from '../goal/progress-schema.js';
+import { watchControlFile } from '../run/control-watch.js';
 import { onComplete } from '../run/on-complete.js';
 import { agentTimeLimits, envMs, maxCostUsd, rateLimitBackoffMs } from '../run/run-limits.js';
 import { enterPlace, workspaceMode } from '../run/workspace.js';
@@ -53,9 +54,25 @@ export async function executeGoal(
     command: `ralph goal ${spec.name}`,
     ...(opts.force ? { force: true } : {}),
   });
+  // The web page's Pause and Stop reach the run through its control file, whoever else watches it.
+  const control = watchControlFile({
+    runDir: runDir(root, spec.name),
+    lock: lock.info,
+    stop: run.stop,
+    kill: run.kill,
+    emit: run.emit,
+  });
   try {
-    return await goalLocked(root, config, spec, opts, run, lock);
+    return await goalLocked(
+      root,
+      config,
+      spec,
+      opts,
+      { ...run, stop: control.stop, kill: control.kill },
+      lock,
+    );
   } finally {
+    await control.dispose();
     await lock.release();
   }
 }

@@ -4,8 +4,20 @@ import { canDrawLive } from '../ui/tui/can-draw-live.js';
 import { addGoalOptions, type GoalOptions } from './commands/goal-options.js';
 import { addPrdWriterOptions, type PrdWriterOptions } from './commands/prd-writer-options.js';
 import { addRunOptions, type RunOptions } from './commands/run-options.js';
+import { addSourceOptions, type SourceFlags } from './commands/source-options.js';
 import { addScaleOutCommands } from './scale-out-commands.js';
 import { VERSION } from './version.js';
+
+/** Written here rather than imported from the command, which loads only when it runs. */
+const DEFAULT_SERVE_PORT = 7257;
+const DEFAULT_SERVE_HOST = '127.0.0.1';
+
+const portNumber = (value: string): number => {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isInteger(n) || n > 65535)
+    throw new InvalidArgumentError('expected a port number from 0 to 65535');
+  return n;
+};
 
 const unknownCommand = (name: string): UsageError =>
   new UsageError(`unknown command '${name}'`, ['`ralph help` lists the commands']);
@@ -34,34 +46,37 @@ export function buildProgram(): Command {
       process.exitCode = await initCommand();
     });
 
-  program
-    .command('list')
-    .description('every PRD: name, title, done/total')
-    .option('--json', 'machine-readable output')
-    .action(async (opts: { json?: boolean }) => {
-      const { listCommand } = await import('./commands/list.js');
-      process.exitCode = await listCommand(opts);
-    });
+  addSourceOptions(
+    program
+      .command('list')
+      .description('every PRD: name, title, done/total')
+      .option('--json', 'machine-readable output'),
+  ).action(async (opts: { json?: boolean } & SourceFlags) => {
+    const { listCommand } = await import('./commands/list.js');
+    process.exitCode = await listCommand(opts);
+  });
 
-  program
-    .command('status')
-    .argument('[target]', 'PRD name, or path to a prd.json, prd.md or spec directory')
-    .description('stories with their state, the next story, and the current run')
-    .option('--json', 'machine-readable output')
-    .action(async (target: string | undefined, opts: { json?: boolean }) => {
-      const { statusCommand } = await import('./commands/status.js');
-      process.exitCode = await statusCommand(target, opts);
-    });
+  addSourceOptions(
+    program
+      .command('status')
+      .argument('[target]', 'PRD name, or path to a prd.json, prd.md or spec directory')
+      .description('stories with their state, the next story, and the current run')
+      .option('--json', 'machine-readable output'),
+  ).action(async (target: string | undefined, opts: { json?: boolean } & SourceFlags) => {
+    const { statusCommand } = await import('./commands/status.js');
+    process.exitCode = await statusCommand(target, opts);
+  });
 
-  program
-    .command('validate')
-    .argument('[target]', 'PRD name, or path to a prd.json, prd.md or spec directory')
-    .description('check a task file and the config; exit 2 on any error')
-    .option('--strict', 'treat warnings as errors')
-    .action(async (target: string | undefined, opts: { strict?: boolean }) => {
-      const { validateCommand } = await import('./commands/validate.js');
-      process.exitCode = await validateCommand(target, opts);
-    });
+  addSourceOptions(
+    program
+      .command('validate')
+      .argument('[target]', 'PRD name, or path to a prd.json, prd.md or spec directory')
+      .description('check a task file and the config; exit 2 on any error')
+      .option('--strict', 'treat warnings as errors'),
+  ).action(async (target: string | undefined, opts: { strict?: boolean } & SourceFlags) => {
+    const { validateCommand } = await import('./commands/validate.js');
+    process.exitCode = await validateCommand(target, opts);
+  });
 
   program
     .command('convert')
@@ -160,10 +175,12 @@ export function buildProgram(): Command {
   });
 
   addRunOptions(
-    program
-      .command('run')
-      .argument('[target]', 'PRD name, or path to a prd.json, prd.md or spec directory')
-      .description('run the loop until every story passes'),
+    addSourceOptions(
+      program
+        .command('run')
+        .argument('[target]', 'PRD name, or path to a prd.json, prd.md or spec directory')
+        .description('run the loop until every story passes'),
+    ),
   ).action(async (target: string | undefined, opts: RunOptions) => {
     const { runCommand } = await import('./commands/run.js');
     process.exitCode = await runCommand(target, opts);
@@ -179,6 +196,25 @@ export function buildProgram(): Command {
     .action(async (words: string[]) => {
       const { answerCommand } = await import('./commands/answer.js');
       process.exitCode = await answerCommand(words);
+    });
+
+  program
+    .command('serve')
+    .description("the project's web page: runs, stories, live log, questions; token-protected")
+    .option(
+      '--port <n>',
+      `port to listen on, 0 for any free one (default ${DEFAULT_SERVE_PORT})`,
+      portNumber,
+      DEFAULT_SERVE_PORT,
+    )
+    .option(
+      '--host <host>',
+      `address to listen on (default ${DEFAULT_SERVE_HOST}; any other warns)`,
+      DEFAULT_SERVE_HOST,
+    )
+    .action(async (opts: { port: number; host: string }) => {
+      const { serveCommand } = await import('./commands/serve.js');
+      process.exitCode = await serveCommand(opts);
     });
 
   program

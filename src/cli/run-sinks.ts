@@ -1,4 +1,4 @@
-import { type EventSinks, openEventSinks } from '../app/event-sinks.js';
+import { type EventFollower, type EventSinks, openEventSinks } from '../app/event-sinks.js';
 import type { RunEventRecordSink } from '../events/run-event.js';
 import type { WebhookTarget } from '../ui/webhook-sink.js';
 
@@ -22,6 +22,7 @@ export function openRunSinks(
   flags: OutputFlags & {
     screen?: boolean;
     listeners?: readonly RunEventRecordSink[];
+    followers?: readonly EventFollower[];
     webhooks?: readonly WebhookTarget[];
   },
 ): EventSinks {
@@ -35,6 +36,7 @@ export function openRunSinks(
       ? { plain: { verbose: flags.verbose ?? false, write: (line: string) => stdout(`${line}\n`) } }
       : {}),
     ...(flags.listeners ? { listeners: flags.listeners } : {}),
+    ...(flags.followers ? { followers: flags.followers } : {}),
     ...(flags.webhooks?.length ? { webhooks: flags.webhooks } : {}),
   });
 }

@@ -52,7 +52,8 @@ export const isOpen = (question: Question): boolean => question.answer === undef
  */
 const ASKED_AT_SLACK_MS = 2000;
 
-const answers = (line: AnswerLine, question: Question): boolean =>
+/** Whether `line` answers the question with this id asked at this time. */
+export const answersQuestion = (line: AnswerLine, question: Pick<Question, 'id' | 'askedAt'>): boolean =>
   sameId(line.questionId, question.id) &&
   Math.abs(Date.parse(line.askedAt) - Date.parse(question.askedAt)) <= ASKED_AT_SLACK_MS;
 
@@ -60,7 +61,7 @@ const answers = (line: AnswerLine, question: Question): boolean =>
 export function withAnswers(questions: readonly Question[], lines: readonly AnswerLine[]): Question[] {
   return questions.map((question) => {
     if (question.answer) return question;
-    const line = lines.find((l) => answers(l, question));
+    const line = lines.find((l) => answersQuestion(l, question));
     return line ? { ...question, answer: { text: line.answer, at: line.at } } : question;
   });
 }

@@ -146,8 +146,8 @@ function corrupt(file: string, reason: string): UsageError {
   ]);
 }
 
-/** The answers recorded so far. A line cut short by a kill, or not an answer, is skipped. */
-async function readAnswerLines(file: string): Promise<AnswerLine[]> {
+/** The answers recorded in `answers.jsonl` so far. A line cut short by a kill, or not an answer, is skipped. */
+export async function readAnswerLines(file: string): Promise<AnswerLine[]> {
   const text = await readTextOrNull(file);
   if (text === null) return [];
   const lines: AnswerLine[] = [];

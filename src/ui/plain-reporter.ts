@@ -77,6 +77,10 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
         ? `  usage: ${event.inputTokens} in, ${event.outputTokens} out, ${money(event.costUsd)}`
         : null;
     case 'stop-requested':
+      if (event.from !== undefined)
+        return event.how === 'graceful'
+          ? `paused from the ${event.from}: stopping after this iteration`
+          : `stopped from the ${event.from}: killing the agent`;
       return event.how === 'graceful'
         ? 'stopping after this iteration (Ctrl-C again to stop now)'
         : 'stopping now: killing the agent';

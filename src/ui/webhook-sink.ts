@@ -8,17 +8,18 @@ export type { WebhookTarget };
 export const WEBHOOK_DRAIN_MS = 10_000;
 
 /**
- * The webhooks as one sink of a run's events: it keeps the run's tally
+ * The webhooks as one follower of a run's events: it keeps the run's tally
  * (stories passed, total, spend) from the events, turns the events a person
  * away from the terminal needs into notifications, and hands them to the
- * background sender. A webhook that fails is reported to `emit` once.
+ * background sender; `settled` gives the last ones a bounded time to go out.
+ * A webhook that fails is reported to `emit` once.
  */
 export function webhookSink(
   run: string,
   targets: readonly WebhookTarget[],
   emit: RunEventSink,
   sender: Partial<Omit<WebhookSenderOptions, 'targets' | 'failed'>> = {},
-): { sink: RunEventRecordSink; drain(): Promise<void> } {
+): { follow: RunEventRecordSink; settled(): Promise<void> } {
   const send = createWebhookSender({
     ...sender,
     targets,
@@ -26,10 +27,10 @@ export function webhookSink(
   });
   let tally: RunTally = newTally(run);
   return {
-    sink: (event: RunEventRecord) => {
+    follow: (event: RunEventRecord) => {
       tally = tallied(tally, event);
       for (const notification of notificationsFor(event, tally)) send.send(notification);
     },
-    drain: () => send.drain(WEBHOOK_DRAIN_MS),
+    settled: () => send.drain(WEBHOOK_DRAIN_MS),
   };
 }

@@ -8,8 +8,9 @@ import path from 'node:path';
 export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   core: [],
   git: ['core'],
+  github: ['core'],
   state: ['core', 'git'],
-  sources: ['core', 'state'],
+  sources: ['core', 'github', 'state'],
   agents: ['core', 'state'],
   events: ['core', 'agents'],
   attempt: ['core', 'agents', 'events', 'git', 'state'],
@@ -20,12 +21,14 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'scale-out': ['core', 'agents', 'attempt', 'events', 'git', 'parallel', 'run', 'sources', 'state'],
   'prd-writer': ['core', 'agents', 'git', 'run', 'sources', 'state'],
   ui: ['core', 'agents', 'events', 'state'],
+  web: ['core', 'agents', 'app', 'events', 'git', 'goal', 'sources', 'state', 'ui'],
   app: [
     'core',
     'agents',
     'attempt',
     'events',
     'git',
+    'github',
     'goal',
     'parallel',
     'prd-writer',
@@ -43,6 +46,7 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     'attempt',
     'events',
     'git',
+    'github',
     'goal',
     'parallel',
     'prd-writer',
@@ -52,6 +56,7 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     'sources',
     'state',
     'ui',
+    'web',
   ],
 };
 

@@ -23,8 +23,17 @@ export interface CliOptions {
 }
 
 export function runRalph(args: readonly string[], options: CliOptions): Promise<CliResult> {
+  return runProgram(process.execPath, [options.bin ?? RALPH_BIN, ...args], options);
+}
+
+/** Runs any program the same way (`bin` aside): ralph's installed bin, npm, npx. */
+export function runProgram(
+  command: string,
+  args: readonly string[],
+  options: CliOptions,
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [options.bin ?? RALPH_BIN, ...args], {
+    const child = spawn(command, args, {
       cwd: options.cwd,
       env: options.env ?? process.env,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,15 +1,19 @@
 import { relative, sep } from 'node:path';
+import { wantsGithub } from '../../app/command-options.js';
 import { showIssue } from '../../app/show-issue.js';
-import { ExitCode } from '../../core/errors.js';
+import { ExitCode, UsageError } from '../../core/errors.js';
 import { checkStoryQuality, type PreviousStory } from '../../core/story-quality.js';
 import type { ValidationIssue } from '../../core/validation-issue.js';
 import { runGit } from '../../git/git.js';
 import { readPrd } from '../../sources/load-task-source.js';
 import { prdJsonFormat } from '../../sources/prd-json-format.js';
 import { prdMdFormat } from '../../sources/prd-md-format.js';
+import type { ReadResult } from '../../sources/task-source.js';
 import { loadConfig } from '../../state/config.js';
 import { findProjectRoot } from '../../state/project-root.js';
 import { type ResolvedTarget, resolveTarget } from '../../state/resolve-target.js';
+import { waitRoute } from '../open-source-target.js';
+import type { SourceFlags } from './source-options.js';
 
 /**
  * Checks the task file and the config in one pass and says how many stories
@@ -19,17 +23,16 @@ import { type ResolvedTarget, resolveTarget } from '../../state/resolve-target.j
  */
 export async function validateCommand(
   target: string | undefined,
-  opts: { strict?: boolean },
+  opts: { strict?: boolean } & SourceFlags,
 ): Promise<number> {
   const cwd = process.cwd();
   const root = await findProjectRoot(cwd);
-  const resolved = await resolveTarget(root, target);
-  const result = await readPrd(resolved.taskPath);
+  const { result, shown, previous } = wantsGithub(opts)
+    ? await readIssues(target, opts, root)
+    : await readTaskFile(target, root, cwd);
   const config = await loadConfig(root);
   const prd = result.ok ? result.prd : result.partial;
-  const quality = prd
-    ? checkStoryQuality(prd.stories, { previous: await committedStories(root, resolved) })
-    : [];
+  const quality = prd ? checkStoryQuality(prd.stories, { previous }) : [];
 
   // --strict: every warning is an error, and is shown as one.
   const judged = (issue: ValidationIssue): ValidationIssue =>
@@ -40,7 +43,6 @@ export async function validateCommand(
     (issue.severity === 'error' ? console.error : console.log)(showIssue(issue));
   }
 
-  const shown = relative(cwd, resolved.taskPath) || resolved.taskPath;
   const read = prd ? `${prd.stories.length} ${prd.stories.length === 1 ? 'story' : 'stories'}` : 'no stories';
   const taskErrors = countErrors(taskIssues);
   const configErrors = countErrors(configIssues);
@@ -53,6 +55,31 @@ export async function validateCommand(
   if (configErrors > 0)
     console.error(`ralph: ${showPath(config.file, cwd)}: ${plural(configErrors, 'error')}`);
   return taskErrors > 0 || !result.ok || configErrors > 0 ? ExitCode.Usage : ExitCode.Success;
+}
+
+interface Read {
+  result: ReadResult;
+  /** The task file (or the issues' address) as the summary names it. */
+  shown: string;
+  previous: PreviousStory[];
+}
+
+async function readTaskFile(target: string | undefined, root: string, cwd: string): Promise<Read> {
+  const resolved = await resolveTarget(root, target);
+  return {
+    result: await readPrd(resolved.taskPath),
+    shown: relative(cwd, resolved.taskPath) || resolved.taskPath,
+    previous: await committedStories(root, resolved),
+  };
+}
+
+/** `--source github`: the label's issues, read as a run would read them (the token must read them). */
+async function readIssues(target: string | undefined, flags: SourceFlags, root: string): Promise<Read> {
+  if (target !== undefined)
+    throw new UsageError(`--source github reads issues, not ${JSON.stringify(target)}`);
+  const { connectGithubTasks } = await import('../../app/github-tasks.js');
+  const { source } = await connectGithubTasks(flags, { knownRoot: root, onWait: waitRoute().onWait });
+  return { result: await source.read(), shown: source.path, previous: [] };
 }
 
 const countErrors = (issues: readonly ValidationIssue[]): number =>
