@@ -10,7 +10,7 @@ import { agentTimeLimits, envMs, maxCostUsd, rateLimitBackoffMs } from '../run/r
 import { enterPlace, workspaceMode } from '../run/workspace.js';
 import type { Config } from '../state/config.js';
 import { runDir } from '../state/layout.js';
-import { acquireLock, type LockHandle } from '../state/lock.js';
+import { acquireLock, type LockHandle, whileHolding } from '../state/lock.js';
 import { DEFAULT_GOAL_MAX_ITERATIONS, type GoalOptions } from './command-options.js';
 import { onCompleteWanted, setUpRunAgents } from './run-setup.js';
 
@@ -53,11 +53,7 @@ export async function executeGoal(
     command: `ralph goal ${spec.name}`,
     ...(opts.force ? { force: true } : {}),
   });
-  try {
-    return await goalLocked(root, config, spec, opts, run, lock);
-  } finally {
-    await lock.release();
-  }
+  return whileHolding(lock, () => goalLocked(root, config, spec, opts, run, lock));
 }
 
 async function goalLocked(

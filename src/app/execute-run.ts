@@ -11,7 +11,7 @@ import { type LoopOutcome, runLoop } from '../sequential/sequential-runner.js';
 import { openTaskSource } from '../sources/load-task-source.js';
 import type { Config } from '../state/config.js';
 import { runFiles } from '../state/layout.js';
-import { acquireLock, type LockHandle } from '../state/lock.js';
+import { acquireLock, type LockHandle, whileHolding } from '../state/lock.js';
 import { readRunState } from '../state/run-state.js';
 import type { RunOptions } from './command-options.js';
 import { onCompleteWanted, setUpRunAgents } from './run-setup.js';
@@ -45,11 +45,7 @@ export async function executeRun(
     command: `ralph run ${ctx.target.name}`,
     ...(opts.force ? { force: true } : {}),
   });
-  try {
-    return await runLocked(ctx, config, opts, run, lock);
-  } finally {
-    await lock.release();
-  }
+  return whileHolding(lock, () => runLocked(ctx, config, opts, run, lock));
 }
 
 async function runLocked(
