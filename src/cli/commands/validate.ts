@@ -16,10 +16,11 @@ import { type ResolvedTarget, resolveTarget } from '../../state/resolve-target.j
  * it read; reads only, writes nothing. Each file with errors is named in its
  * own summary line. Warnings (story quality advice included) go to stdout;
  * `--strict` makes every warning an error (printed to stderr, exit 2).
+ * `--json` prints the same findings as one JSON object on stdout instead.
  */
 export async function validateCommand(
   target: string | undefined,
-  opts: { strict?: boolean },
+  opts: { strict?: boolean; json?: boolean },
 ): Promise<number> {
   const cwd = process.cwd();
   const root = await findProjectRoot(cwd);
@@ -36,14 +37,33 @@ export async function validateCommand(
     opts.strict ? { ...issue, severity: 'error' } : issue;
   const taskIssues = [...(result.ok ? result.warnings : result.issues), ...quality].map(judged);
   const configIssues = config.issues.map(judged);
+  const shown = relative(cwd, resolved.taskPath) || resolved.taskPath;
+  const taskErrors = countErrors(taskIssues);
+  const configErrors = countErrors(configIssues);
+  const exitCode = taskErrors > 0 || !result.ok || configErrors > 0 ? ExitCode.Usage : ExitCode.Success;
+  if (opts.json) {
+    const report = {
+      ok: exitCode === ExitCode.Success,
+      file: shown,
+      format: resolved.format,
+      stories: prd ? prd.stories.length : null,
+      errors: Math.max(taskErrors, result.ok ? 0 : 1),
+      warnings: taskIssues.length - taskErrors,
+      issues: taskIssues.map((issue) => jsonIssue(issue, cwd)),
+      config: {
+        file: showPath(config.file, cwd),
+        errors: configErrors,
+        issues: configIssues.map((issue) => jsonIssue(issue, cwd)),
+      },
+    };
+    console.log(JSON.stringify(report, null, 2));
+    return exitCode;
+  }
   for (const issue of [...taskIssues, ...configIssues]) {
     (issue.severity === 'error' ? console.error : console.log)(showIssue(issue));
   }
 
-  const shown = relative(cwd, resolved.taskPath) || resolved.taskPath;
   const read = prd ? `${prd.stories.length} ${prd.stories.length === 1 ? 'story' : 'stories'}` : 'no stories';
-  const taskErrors = countErrors(taskIssues);
-  const configErrors = countErrors(configIssues);
   if (taskErrors > 0 || !result.ok) {
     console.error(`ralph: ${shown}: ${plural(Math.max(taskErrors, 1), 'error')} (read ${read})`);
   } else {
@@ -52,8 +72,14 @@ export async function validateCommand(
   }
   if (configErrors > 0)
     console.error(`ralph: ${showPath(config.file, cwd)}: ${plural(configErrors, 'error')}`);
-  return taskErrors > 0 || !result.ok || configErrors > 0 ? ExitCode.Usage : ExitCode.Success;
+  return exitCode;
 }
+
+/** An issue for `--json`: where (the file as the text output names it) and what, every field kept. */
+const jsonIssue = (issue: ValidationIssue, cwd: string): ValidationIssue => ({
+  ...issue,
+  file: showPath(issue.file, cwd),
+});
 
 const countErrors = (issues: readonly ValidationIssue[]): number =>
   issues.filter((i) => i.severity === 'error').length;
