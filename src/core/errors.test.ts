@@ -22,7 +22,9 @@ describe('system errors said as sentences', () => {
       writeFileSync(file, '');
       const error = caught(() => writeFileSync(join(file, 'below'), ''));
       expect(systemErrorReason(error)).toBe('not a directory (ENOTDIR)');
-      expect(describeSystemError(error)).toBe(`could not open ${join(file, 'below')}: not a directory (ENOTDIR)`);
+      expect(describeSystemError(error)).toBe(
+        `could not open ${join(file, 'below')}: not a directory (ENOTDIR)`,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -248,10 +248,18 @@ function confirmQuit(state: TuiState, press: KeyPress): KeyResult {
 function openDiff(state: TuiState, prd: PrdView): KeyResult {
   const rows = storyRows(prd.summary.stories, prd.run);
   const row = rows[focusedIndex(rows, prd.pickedStory, prd.run.current?.storyId ?? null)];
-  // A finished story shows its commits; anything else shows the work in progress.
+  // A finished story shows its commits; anything else shows the work in progress: that of the
+  // attempt in flight since it began (committed or not), else what is not committed.
   const storyId = row !== undefined && row.state === 'done' ? row.story.id : null;
+  const current = prd.run.current;
+  const attempt =
+    storyId === null && current !== null
+      ? current.maxAttempts > 0
+        ? `${current.storyId} attempt ${current.attempt}`
+        : `iteration ${prd.run.iteration}`
+      : null;
   return {
-    state: { ...state, view: { kind: 'diff', storyId, status: 'loading', text: '', top: 0 } },
+    state: { ...state, view: { kind: 'diff', storyId, attempt, status: 'loading', text: '', top: 0 } },
     effects: [{ type: 'load-diff', name: prd.summary.name, storyId }],
   };
 }

@@ -38,7 +38,9 @@ export function statusBadge(run: RunView, summary: PrdSummary): Badge {
       if (run.stopping === 'stop') return { label: 'Stopping', style: 'warn' };
       return { label: 'Running', style: 'good' };
     case 'paused':
-      return { label: 'Paused — press s to resume', style: 'warn' };
+      return run.interruption === 'stop'
+        ? { label: 'Stopped — press s to resume', style: 'warn' }
+        : { label: 'Paused — press s to resume', style: 'warn' };
     case 'finished': {
       const outcome = run.outcome;
       if (outcome === null || outcome.exitCode === 0 || allDone(summary))

@@ -27,6 +27,8 @@ export interface PrdView {
 export type DiffView = {
   kind: 'diff';
   storyId: string | null;
+  /** With no story: the attempt in flight whose work it shows (`US-002 attempt 1`), if any. */
+  attempt: string | null;
   status: 'loading' | 'ready' | 'error';
   text: string;
   top: number;
