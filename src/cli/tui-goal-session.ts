@@ -9,6 +9,7 @@ import { exitSummary } from '../ui/tui/exit-summary.js';
 import type { PrdSummary, SessionEvent, TuiSession } from '../ui/tui/session.js';
 import type { GoalOptions } from './commands/goal-options.js';
 import { openRunSinks } from './run-sinks.js';
+import { checkAgentFor } from './tui-agent-check.js';
 import { git, workInProgress } from './tui-diff.js';
 import { readGoalTabSummary } from './tui-goal-summary.js';
 import { ralphCommand, showTui } from './tui-session.js';
@@ -96,6 +97,11 @@ export async function runGoalInTui(
       pendingLimit = Math.max(1, (pendingLimit ?? known.maxIterations) + delta);
       return pendingLimit;
     },
+    checkAgent: () =>
+      checkAgentFor(config, {
+        ...(opts.agent ? { agent: opts.agent } : {}),
+        ...(opts.agentPath ? { agentPath: opts.agentPath } : {}),
+      }),
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

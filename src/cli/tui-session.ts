@@ -15,6 +15,7 @@ import type { ActionResult, PrdSummary, SessionEvent, TuiSession } from '../ui/t
 import type { RunOptions } from './commands/run-options.js';
 import { openTaskContext } from './open-target.js';
 import { openRunSinks } from './run-sinks.js';
+import { checkAgentFor } from './tui-agent-check.js';
 import { git, workInProgress } from './tui-diff.js';
 import { handOffToWriter } from './tui-hand-off.js';
 import { saveSettings, settingsOf } from './tui-settings.js';
@@ -181,6 +182,7 @@ export async function runInTui(
       pending.set(name, next);
       return next;
     },
+    checkAgent: () => checkAgentFor(config, writerOptions),
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

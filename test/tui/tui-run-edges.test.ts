@@ -9,6 +9,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it, vi } from 'vitest';
+import { CLAUDE_BINARY } from '../support/claude-env.js';
+import { createGitFixture } from '../support/git-fixture.js';
 import { createLoopProject, type LoopProject, prdJson } from '../support/loop-project.js';
 import { implement } from '../support/story-script.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
@@ -156,5 +158,83 @@ describe('x, and a limit set with +', () => {
     expect(limits).toEqual(['run-started 8', 'run-started 12']);
     t.type('q');
     expect(await t.exited).toBe(0);
+  });
+});
+
+describe('NO_COLOR', () => {
+  /** Every screen a run shows without an agent: dashboard, help, log, another tab, the completion screen. */
+  async function screens(env: NodeJS.ProcessEnv): Promise<{ colored: string; inverse: string }> {
+    const done = JSON.parse(prdJson(THREE)) as { userStories: { passes: boolean }[] };
+    for (const s of done.userStories) s.passes = true;
+    const repo = await createGitFixture({
+      files: {
+        'README.md': '# demo\n',
+        '.ralph/prds/done/prd.json': `${JSON.stringify(done, null, 2)}\n`,
+        '.ralph/prds/todo/prd.json': prdJson(THREE, { branchName: 'ralph/todo' }),
+      },
+    });
+    terminals.defer(repo.cleanup);
+    const t = terminals.start(['run', 'todo'], {
+      cwd: repo.dir,
+      env: terminalEnv({ RALPH_AGENT_PATH: CLAUDE_BINARY, IS_SANDBOX: '1', ...env }),
+      columns: 100,
+      rows: 30,
+    });
+    const seen = [await t.see('Ready — press s to start')];
+    t.type('?');
+    seen.push(await t.see('Keys'));
+    t.type(KEYS.escape);
+    await t.see('Stories 0/3 done');
+    t.type('t');
+    seen.push(await t.see('Log — todo'));
+    t.type('1');
+    seen.push(await t.see('(done) Complete'));
+    t.type('s');
+    seen.push(await t.see('done complete — every story passed'));
+    t.type('q');
+    expect(await t.exited).toBe(0);
+    return {
+      colored: seen.map((s) => s.colored).join(''),
+      inverse: seen.map((s) => s.inverse).join(''),
+    };
+  }
+
+  it('set: the TUI draws no colour at all, as the plain output; the focused story still shows', async () => {
+    // The same screens do have colours without it: the check can see them.
+    expect((await screens({})).colored).not.toBe('');
+    const plain = await screens({ NO_COLOR: '1' });
+    expect(plain.colored).toBe('');
+    expect(plain.inverse).toContain('US-001');
+  });
+});
+
+describe('a missing agent binary', () => {
+  it('is said when the TUI opens, with the --agent-path hint of the plain output, before any key', async () => {
+    const repo = await createGitFixture({
+      files: { 'README.md': '# demo\n', '.ralph/prds/demo/prd.json': prdJson(THREE) },
+    });
+    terminals.defer(repo.cleanup);
+    const t = terminals.start(['run', 'demo', '--agent-path', '/nowhere/claude'], {
+      cwd: repo.dir,
+      env: terminalEnv({ IS_SANDBOX: '1' }),
+      columns: 100,
+      rows: 30,
+    });
+    let screen = await t.see('The agent cannot run here');
+    expect(screen.text).toContain('Claude Code not found: /nowhere/claude');
+    expect(screen.text).toContain(
+      'install it, or point --agent-path / RALPH_AGENT_PATH / agent.path in .ralph/config.yaml at it',
+    );
+    t.type(KEYS.escape);
+    screen = await t.see('Stories 0/3 done');
+    expect(screen.rows[0]).toContain('Cannot start: Claude Code not found: /nowhere/claude');
+    // s tries again, and says the same.
+    t.type('s');
+    screen = await t.see('Could not start: Claude Code not found: /nowhere/claude');
+    t.type('q');
+    expect(await t.exited).toBe(0);
+    // Nothing was started: no branch, no commit.
+    expect(await repo.git('branch', '--list', 'ralph/demo')).toBe('');
+    expect(await repo.subjects()).toHaveLength(1);
   });
 });

@@ -116,6 +116,12 @@ export function createController(session: TuiSession, options: ControllerOptions
       (error: unknown) => flash(`could not reload ${name}: ${message(error)}`),
     );
 
+  session.checkAgent?.().then(
+    (problem) => dispatch({ type: 'agent-checked', problem }),
+    (error: unknown) =>
+      dispatch({ type: 'agent-checked', problem: { message: message(error), details: [] } }),
+  );
+
   const unsubscribe = session.subscribe((name, event) => {
     if (disposed) return;
     dispatch({ type: 'session-event', name, event, nowMs: now() }, finishOf(event) !== null);

@@ -6,7 +6,7 @@ import { allDone, unitWords } from '../model/status.js';
 import { STATUS_ICON, storyRows } from '../model/stories.js';
 import type { PrdView } from '../model/tui-state.js';
 import type { TuiSettings } from '../session.js';
-import { styleOf } from './styled-line.js';
+import { useColor, useStyleOf } from './colors.js';
 
 /** Per-story time, attempts and cost, the totals, and what happened after: push, pull request, merge, clean. */
 export function Completion({
@@ -20,6 +20,8 @@ export function Completion({
   columns: number;
   height: number;
 }) {
+  const color = useColor();
+  const styleOf = useStyleOf();
   const { run, summary } = prd;
   const outcome = run.outcome;
   const rows = storyRows(summary.stories, run);
@@ -40,7 +42,7 @@ export function Completion({
     : `■ ${summary.name}: ${outcome?.message ?? 'stopped'}`;
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
-      <Text bold color={ok ? 'green' : 'red'} wrap="truncate-end">
+      <Text bold color={color(ok ? 'green' : 'red')} wrap="truncate-end">
         {title}
       </Text>
       <Text dimColor wrap="truncate-end">

@@ -3,22 +3,33 @@ import { duration, money } from '../model/format.js';
 import { lastIteration } from '../model/run-view.js';
 import { statusBadge } from '../model/status.js';
 import type { PrdView } from '../model/tui-state.js';
-import { styleOf } from './styled-line.js';
+import type { AgentProblem } from '../session.js';
+import { useColor, useStyleOf } from './colors.js';
 
 /** A goal run's mode: what its iteration is doing (planning, executing, reflecting). */
 function GoalMode({ mode }: { mode: string | null }) {
+  const color = useColor();
   return (
     <Text>
-      <Text color="cyan">{mode === null ? 'goal' : `goal · ${mode}`}</Text>
+      <Text color={color('cyan')}>{mode === null ? 'goal' : `goal · ${mode}`}</Text>
       <Text> </Text>
     </Text>
   );
 }
 
 /** Two lines: which PRD (or goal run, with its mode) and its state; then iteration, elapsed time, agent, branch and spend. */
-export function Header({ prd, nowMs }: { prd: PrdView; nowMs: number }) {
+export function Header({
+  prd,
+  nowMs,
+  agentProblem = null,
+}: {
+  prd: PrdView;
+  nowMs: number;
+  agentProblem?: AgentProblem | null;
+}) {
   const { run, summary } = prd;
-  const badge = statusBadge(run, summary);
+  const styleOf = useStyleOf();
+  const badge = statusBadge(run, summary, agentProblem);
   const started = run.startedAtMs;
   const elapsed = started === null ? null : (run.finishedAtMs ?? nowMs) - started;
   const where = [

@@ -1,5 +1,5 @@
 /** The one-word state of a PRD's loop, for the header, the tabs and the picker. */
-import type { PrdSummary } from '../session.js';
+import type { AgentProblem, PrdSummary } from '../session.js';
 import type { LineStyle } from './log-lines.js';
 import type { RunView } from './run-view.js';
 
@@ -24,12 +24,17 @@ export function unitWords(summary: PrdSummary): { unit: string; units: string; c
     : { unit: 'Story', units: 'stories', complete: 'every story passed' };
 }
 
-export function statusBadge(run: RunView, summary: PrdSummary): Badge {
+export function statusBadge(
+  run: RunView,
+  summary: PrdSummary,
+  agentProblem: AgentProblem | null = null,
+): Badge {
   switch (run.phase) {
     case 'ready':
       if (summary.running) return { label: 'Running in another process', style: 'warn' };
       if (run.error !== null) return { label: `Could not start: ${run.error}`, style: 'bad' };
       if (allDone(summary)) return { label: `Complete — ${unitWords(summary).complete}`, style: 'good' };
+      if (agentProblem !== null) return { label: `Cannot start: ${agentProblem.message}`, style: 'bad' };
       return { label: 'Ready — press s to start', style: 'accent' };
     case 'starting':
       return { label: 'Starting…', style: 'accent' };
