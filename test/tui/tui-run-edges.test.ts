@@ -12,7 +12,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { CLAUDE_BINARY } from '../support/claude-env.js';
 import { createGitFixture } from '../support/git-fixture.js';
 import { createLoopProject, type LoopProject, prdJson } from '../support/loop-project.js';
-import { implement } from '../support/story-script.js';
+import { fail, implement } from '../support/story-script.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
 import { KEYS, terminalEnv, terminalTests } from './terminal.js';
 
@@ -236,5 +236,27 @@ describe('a missing agent binary', () => {
     // Nothing was started: no branch, no commit.
     expect(await repo.git('branch', '--list', 'ralph/demo')).toBe('');
     expect(await repo.subjects()).toHaveLength(1);
+  });
+});
+
+describe('a run that stopped with a story parked', () => {
+  it('says "1 attempt", and its summary says nothing of push and pull request', async () => {
+    const project = await createLoopProject(
+      { '.ralph/prds/demo/prd.json': prdJson(THREE.slice(0, 1)) },
+      { 'US-001': [fail('US-001', 'the greeting needs a design decision')] },
+    );
+    terminals.defer(project.cleanup);
+    const t = ralph(project, ['run', 'demo', '--no-worktree', '--max-retries', '1']);
+    await t.see('press s to start');
+    t.type('s');
+    let screen = await t.see('■ demo: stopped with work left', 90_000);
+    expect(screen.text).toMatch(/✗ US-001\s+Add greeting/);
+    expect(screen.text).not.toMatch(/push|pull request/i);
+    t.type('t');
+    screen = await t.see('Log — demo');
+    expect(screen.text).toContain('✗ US-001 parked after 1 attempt: The agent reported FAIL');
+    expect(screen.text).not.toContain('1 attempts');
+    t.type('q');
+    expect(await t.exited).toBe(1);
   });
 });

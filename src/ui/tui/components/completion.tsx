@@ -31,7 +31,9 @@ export function Completion({
   const steps = completionSteps(run, columns);
   const spinner = useSpinner(steps.some((s) => s.spinning));
   const configured = settings.onComplete.push || settings.onComplete.createPR;
-  const offLine = !configured && run.steps.push === undefined && run.steps['pull-request'] === undefined;
+  // Push and pull request follow a complete run only: a stopped one has nothing to say about them.
+  const offLine =
+    ok && !configured && run.steps.push === undefined && run.steps['pull-request'] === undefined;
   // Title, column heads and totals, then the steps: the stories get the lines left.
   const room = Math.max(1, height - 3 - steps.length - (offLine ? 1 : 0));
   const shown = rows.length > room ? rows.slice(0, Math.max(0, room - 1)) : rows;

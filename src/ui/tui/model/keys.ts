@@ -134,6 +134,11 @@ function globalKey(state: TuiState, press: KeyPress, can: Capabilities): KeyResu
     case 'l':
       return none({ ...state, view: { kind: 'picker', index: state.selected } });
     case 'q':
+      if (onlyFinishing(state))
+        return flash(
+          { ...state, quit: 'stopping' },
+          'the goal is reached: quitting once the run has finished (x stops now)',
+        );
       if (anyActive(state)) return none({ ...state, quit: 'confirm' });
       return none({ ...state, exit: state.lastExitCode ?? 0 });
     case 'n':
@@ -169,6 +174,10 @@ function globalKey(state: TuiState, press: KeyPress, can: Capabilities): KeyResu
   }
   return none(state);
 }
+
+/** Every loop still going has done its work and is only finishing: there is nothing to ask about. */
+const onlyFinishing = (state: TuiState): boolean =>
+  anyActive(state) && state.prds.every((p) => !isActive(p.run) || p.run.winding);
 
 function backView(state: TuiState): BaseView {
   const view = state.view;

@@ -53,6 +53,8 @@ export interface RunView {
   stopping: 'none' | 'pause' | 'stop';
   /** How the last session was interrupted: paused after its iteration (`p`), or stopped at once (`x`). */
   interruption: 'pause' | 'stop' | null;
+  /** The loop's work is done (the goal was reached): it is only finishing (hooks, push, pull request). */
+  winding: boolean;
   /** The iteration limit of the running session, or of the next one. */
   maxIterations: number;
   /** Iterations of the running session that count toward its limit, the one in flight included. */
@@ -87,6 +89,7 @@ export function initialRunView(summary: PrdSummary, logCapacity?: number): RunVi
     phase: 'ready',
     stopping: 'none',
     interruption: null,
+    winding: false,
     maxIterations: summary.maxIterations,
     counted: 0,
     iteration: summary.iteration,
@@ -320,6 +323,7 @@ export function startRun(
     phase: 'running',
     stopping: 'none',
     interruption: null,
+    winding: false,
     counted: 0,
     startedAtMs: nowMs,
     finishedAtMs: null,
@@ -346,6 +350,7 @@ export function endRun(
     stopping: 'none',
     // Only `p` lets the iteration finish; `x`, a second Ctrl-C or the terminal closing stop it.
     interruption: interrupted ? (run.stopping === 'pause' ? 'pause' : 'stop') : null,
+    winding: false,
     finishedAtMs: nowMs,
     current: null,
     costUsd: end.costUsd,
