@@ -260,3 +260,45 @@ describe('a run that stopped with a story parked', () => {
     expect(await t.exited).toBe(1);
   });
 });
+
+describe('the progress entry in the details', () => {
+  it('is rendered: no ## or **, the learnings nested under their heading', async () => {
+    const project = await createLoopProject(
+      { '.ralph/prds/demo/prd.json': prdJson(THREE.slice(0, 1)) },
+      {
+        'US-001': [
+          implement(
+            'US-001',
+            'Add greeting',
+            'greet.txt',
+            'hello\n',
+            '\n<ralph>LEARN: write files with printf, not echo</ralph>',
+          ),
+        ],
+      },
+    );
+    terminals.defer(project.cleanup);
+    const t = ralph(project, ['run', 'demo', '--no-worktree'], { columns: 120, rows: 40 });
+    await t.see('press s to start');
+    t.type('s');
+    await t.see('demo complete — every story passed', 90_000);
+    // What ralph wrote to the progress file is markdown.
+    const progress = await project.read('.ralph/prds/demo/progress.md');
+    expect(progress).toMatch(/^## .* - US-001: Add greeting$/m);
+    expect(progress).toContain(
+      '- **Learnings for future iterations:**\n  - write files with printf, not echo',
+    );
+    t.type(KEYS.escape);
+    const screen = await t.see('Progress');
+    const details = screen.rows.map((r) => r.split('││')[1] ?? '').join('\n');
+    expect(details).toMatch(/^ *\d{4}-\d\d-\d\d.* - US-001: Add greeting/m);
+    expect(details).not.toContain('##');
+    expect(details).not.toContain('**');
+    expect(details).toMatch(/^ *• Files changed:/m);
+    expect(details).toMatch(/^ {3,}◦ greet\.txt/m);
+    expect(details).toMatch(/^ *• Learnings for future iterations:/m);
+    expect(details).toMatch(/^ {3,}◦ write files with printf, not echo/m);
+    t.type('q');
+    expect(await t.exited).toBe(0);
+  });
+});
