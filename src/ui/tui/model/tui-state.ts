@@ -239,7 +239,7 @@ export function reduce(state: TuiState, action: Action): TuiState {
 }
 
 export const agentProblemText = (problem: AgentProblem): string =>
-  [problem.message, ...problem.details, '', 'Any key closes this; s tries again.'].join('\n');
+  [problem.message, ...problem.details, '', 'Any key closes this; then s tries again.'].join('\n');
 
 /** Back from the agent: the PRD it wrote or edited is shown and selected; the outcome is said. */
 function handOffDone(state: TuiState, request: HandOffRequest, result: HandOffResult): TuiState {
