@@ -1,5 +1,6 @@
 import { appendFileSync, createWriteStream, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { ExitCode, RalphError, systemErrorReason } from '../core/errors.js';
 import type { RunEvent, RunEventRecord, RunEventRecordSink, RunEventSink } from '../events/run-event.js';
 import { runFiles } from '../state/layout.js';
 import { createPlainReporter } from '../ui/plain-reporter.js';
@@ -71,10 +72,29 @@ export function openEventSinks(options: EventSinkOptions): EventSinks {
   };
 }
 
-/** `events.jsonl`: one line per event, appended synchronously so order is kept and a kill loses no line before it. */
+/**
+ * `events.jsonl`: one line per event, appended synchronously so order is kept
+ * and a kill loses no line before it. A run whose record cannot be written
+ * stops: the failure goes up from the emit that met it, as a sentence. Every
+ * emit after it throws the same error, so the cleanup on the way out (which
+ * emits too) cannot put a later symptom in its place.
+ */
 function eventLogSink(file: string): RunEventRecordSink {
   mkdirSync(path.dirname(file), { recursive: true });
-  return (record) => appendFileSync(file, `${JSON.stringify(record)}\n`);
+  let failed: RalphError | null = null;
+  return (record) => {
+    if (failed !== null) throw failed;
+    try {
+      appendFileSync(file, `${JSON.stringify(record)}\n`);
+    } catch (error) {
+      failed = new RalphError(
+        `could not append to the run's event log ${file}: ${systemErrorReason(error) ?? String(error)}; the run stopped there`,
+        'event-log-unwritable',
+        ExitCode.WorkLeft,
+      );
+      throw failed;
+    }
+  };
 }
 
 function jsonSink(write: (line: string) => void): RunEventRecordSink {

@@ -11,7 +11,7 @@ import { agentTimeLimits, envMs, maxCostUsd, rateLimitBackoffMs } from '../run/r
 import { enterPlace, workspaceMode } from '../run/workspace.js';
 import type { Config } from '../state/config.js';
 import { runDir } from '../state/layout.js';
-import { acquireLock, type LockHandle } from '../state/lock.js';
+import { acquireLock, type LockHandle, whileHolding } from '../state/lock.js';
 import { DEFAULT_GOAL_MAX_ITERATIONS, type GoalOptions } from './command-options.js';
 import { onCompleteWanted, setUpRunAgents } from './run-setup.js';
 
@@ -62,19 +62,20 @@ export async function executeGoal(
     kill: run.kill,
     emit: run.emit,
   });
-  try {
-    return await goalLocked(
-      root,
-      config,
-      spec,
-      opts,
-      { ...run, stop: control.stop, kill: control.kill },
-      lock,
-    );
-  } finally {
-    await control.dispose();
-    await lock.release();
-  }
+  return whileHolding(lock, async () => {
+    try {
+      return await goalLocked(
+        root,
+        config,
+        spec,
+        opts,
+        { ...run, stop: control.stop, kill: control.kill },
+        lock,
+      );
+    } finally {
+      await control.dispose();
+    }
+  });
 }
 
 async function goalLocked(

@@ -67,7 +67,7 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
     case 'rolled-back':
       return `  rolled back to ${event.to.slice(0, 7)}${event.rescueRef ? ` (${event.storyId === undefined ? 'kept' : 'attempt kept'} at ${event.rescueRef})` : ''}`;
     case 'story-parked':
-      return `✗ ${event.storyId} parked after ${event.attempts} attempts: ${firstLine(event.reason)}`;
+      return `✗ ${event.storyId} parked after ${plural(event.attempts, 'attempt')}: ${firstLine(event.reason)}`;
     case 'task-file-restored':
       return `  the agent edited ${event.path}; restored the tool's copy`;
     case 'rate-limited':

@@ -4,6 +4,7 @@ import { visibleText } from '../../../core/visible-text.js';
 import type { HookTaskLine } from '../session.js';
 import { money, storyDuration, wrap } from './format.js';
 import type { LogLine } from './log-lines.js';
+import { markdownLines } from './markdown-lines.js';
 import { STATUS_ICON, type StoryRow } from './stories.js';
 
 const STATE_WORDS = {
@@ -51,7 +52,7 @@ export function detailLines(row: StoryRow, width: number, maxAttempts?: number):
   }
   if (story.progressEntry !== undefined && story.progressEntry.trim() !== '') {
     lines.push({ text: '', style: 'text' }, { text: 'Progress', style: 'accent' });
-    lines.push(...para(story.progressEntry.trim(), 'dim'));
+    lines.push(...markdownLines(story.progressEntry.trim(), w, 'dim'));
   }
   return lines;
 }

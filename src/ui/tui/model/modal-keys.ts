@@ -1,6 +1,14 @@
 /** Keys on the screens that sit over a view: help (paged), a notice, the new-PRD name prompt, an answer. */
-import { handOff, type KeyPress, type KeyResult, type ViewMetrics } from './keys.js';
-import type { AnswerView, TuiState } from './tui-state.js';
+import {
+  type Capabilities,
+  flash,
+  handOff,
+  type KeyPress,
+  type KeyResult,
+  type ViewMetrics,
+} from './keys.js';
+import { focusedIndex, storyRows } from './stories.js';
+import type { AnswerView, PrdView, TuiState } from './tui-state.js';
 
 const none = (state: TuiState): KeyResult => ({ state, effects: [] });
 
@@ -77,4 +85,25 @@ function promptKey(state: TuiState, text: string, press: KeyPress): KeyResult {
   if (press.ctrl || press.input === '') return none(state);
   const typed = [...press.input].filter((c) => NAME_CHAR.test(c)).join('');
   return typed === '' ? none(state) : set(text + typed);
+}
+
+/** `a`: a text field for the answer to the focused story's question, when it waits for one. */
+export function openAnswer(state: TuiState, prd: PrdView, can: Capabilities): KeyResult {
+  if (!can.answer) return flash(state, 'answer: not available here (run `ralph answer`)');
+  const rows = storyRows(prd.summary.stories, prd.run);
+  const row = rows[focusedIndex(rows, prd.pickedStory, prd.run.current?.storyId ?? null)];
+  const question = row?.question;
+  if (row === undefined || row.state !== 'waiting' || question === undefined || question.answer !== undefined)
+    return flash(state, `${row?.story.id ?? 'this story'} waits for no answer (j/k picks a story marked ?)`);
+  return none({
+    ...state,
+    view: {
+      kind: 'answer',
+      name: prd.summary.name,
+      storyId: row.story.id,
+      questionId: question.id,
+      question: question.text,
+      text: '',
+    },
+  });
 }
