@@ -20,6 +20,8 @@ export interface RunOptions extends WorkspaceFlags {
   idleTimeout?: number;
   maxRetries?: number;
   maxCost?: number;
+  /** `--outage-wait SECS`: how long an API outage is waited out. */
+  outageWait?: number;
   story?: string;
   resumeFrom?: string;
   dryRun?: boolean;
@@ -45,6 +47,7 @@ export interface GoalOptions extends WorkspaceFlags {
   idleTimeout?: number;
   maxRetries?: number;
   maxCost?: number;
+  outageWait?: number;
   dryRun?: boolean;
   headless?: boolean;
   json?: boolean;

@@ -6,6 +6,8 @@ export const ExitCode = {
   WorkLeft: 1,
   Usage: 2,
   LimitReached: 3,
+  /** The agent cannot authenticate or cannot be started: nothing counted, nothing parked. */
+  AgentUnusable: 4,
   Interrupted: 130,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

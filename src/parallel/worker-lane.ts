@@ -21,6 +21,7 @@ export async function runWorkerLane(
   worker: number,
   story: Story,
   agent: AgentSetup,
+  lastIteration?: number,
 ): Promise<StoryWorkResult> {
   const { ctx, store } = run;
   const emit = run.laneEmit(worker, story.id);
@@ -31,6 +32,7 @@ export async function runWorkerLane(
     prdBranch: run.prdBranch,
     story,
     agent,
+    ...(lastIteration !== undefined ? { lastIteration } : {}),
     emit,
     ...(lastFailure ? { lastFailure } : {}),
     record: {
@@ -51,6 +53,9 @@ export async function runWorkerLane(
       },
     },
   });
+  // A story's time is the time its counted attempts ran.
+  const counted = result.kind === 'verified' || result.kind === 'failed';
+  if (counted) await store.update((s) => addUsage(s, story.id, { durationMs: result.durationMs }, ctx.now()));
   switch (result.kind) {
     case 'verified':
       await store.update((s) => endRunning(s, story.id, ctx.now()));
@@ -69,6 +74,7 @@ export async function runWorkerLane(
       });
       break;
     case 'rate-limited':
+    case 'outside':
     case 'aborted':
       run.busy.delete(story.id);
       await store.update((s) => endRunning(s, story.id, ctx.now(), true));
@@ -80,6 +86,7 @@ export async function runWorkerLane(
         iteration: result.iteration,
         failure: result.failure,
         emit,
+        durationMs: result.durationMs,
       });
       await run.inCheckout(() => run.afterIteration(result.iteration, story.id));
       break;
@@ -94,7 +101,14 @@ export async function runWorkerLane(
  */
 export async function recordFailure(
   run: ParallelRun,
-  failed: { story: Story; attempt: number; iteration: number; failure: AttemptFailure; emit: RunEventSink },
+  failed: {
+    story: Story;
+    attempt: number;
+    iteration: number;
+    failure: AttemptFailure;
+    emit: RunEventSink;
+    durationMs?: number;
+  },
 ): Promise<void> {
   const { ctx } = run;
   const { story, attempt, failure, emit } = failed;
@@ -117,6 +131,7 @@ export async function recordFailure(
     kind: failure.kind,
     reason: failure.reason,
     willRetry: !park,
+    ...(failed.durationMs !== undefined ? { durationMs: failed.durationMs } : {}),
   });
   if (park) {
     emit({ type: 'story-parked', storyId: story.id, attempts: attempt, reason: failure.reason });

@@ -34,6 +34,7 @@ export async function runStoryAttempt(
   state: RunState,
   story: Story,
   agent: AgentSetup = ctx.agent,
+  lastIteration?: number,
 ): Promise<AttemptResult> {
   const previous = storyRun(state, story.id);
   let next = state;
@@ -47,6 +48,7 @@ export async function runStoryAttempt(
       iteration: state.iteration + 1,
       ...(previous.lastFailure ? { lastFailure: previous.lastFailure } : {}),
       agent,
+      ...(lastIteration !== undefined ? { lastIteration } : {}),
       emit: ctx.emit,
       record: {
         begin: async (headBefore, agentToken) => {
@@ -74,7 +76,7 @@ export async function runStoryAttempt(
     commits: [...facts.commits],
     signals: facts.said,
     summary: outcome.summary,
-    durationMs: facts.agent.durationMs,
+    durationMs: outcome.durationMs,
     costUsd,
     ...(facts.agent.rateLimit ? { rateLimit: facts.agent.rateLimit } : {}),
   };

@@ -44,6 +44,10 @@ function exitCodeOf(outcome: WorkerOutcome): number {
       return ExitCode.Success;
     case 'aborted':
       return ExitCode.Interrupted;
+    case 'agent-unusable':
+      return ExitCode.AgentUnusable;
+    case 'outage':
+      return ExitCode.LimitReached;
     default:
       return ExitCode.WorkLeft;
   }
@@ -65,5 +69,8 @@ function describe(storyId: string, outcome: WorkerOutcome): string {
       return `${storyId} was rate limited; nothing pushed, it will be planned again`;
     case 'aborted':
       return `${storyId} interrupted; nothing pushed, it will be planned again`;
+    case 'agent-unusable':
+    case 'outage':
+      return `${storyId} was not worked: ${outcome.reason}; nothing pushed or counted`;
   }
 }
