@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { watchOutside } from '../attempt/outside-watch.js';
+import { watchOutside } from './outside-watch.js';
 import type { OutsideCause, OutsideFailure } from '../core/outside-failure.js';
 import type { AgentAdapter } from './adapter.js';
 import type { AgentEvent, ErrorEvent, RetryEvent } from './agent-event.js';

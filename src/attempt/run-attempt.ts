@@ -11,7 +11,7 @@ import { collectAgentRun } from './agent-collector.js';
 import type { AttemptRequest } from './attempt-request.js';
 import { runChecks } from './gates.js';
 import { startHeartbeat } from './heartbeat.js';
-import { watchOutside } from './outside-watch.js';
+import { watchOutside } from '../agents/outside-watch.js';
 import { restoreToolFiles } from './restore-tool-files.js';
 
 export interface AttemptOutcome<Said, Verdict> {

@@ -12,8 +12,8 @@
  * starts the count again. Rate limits are not counted: the CLIs wait for
  * those as long as the API asks them to.
  */
-import type { AgentEvent, RetryEvent } from '../agents/agent-event.js';
-import { causeOfRetry, causeOfText } from '../agents/classify-end.js';
+import type { AgentEvent, RetryEvent } from './agent-event.js';
+import { causeOfRetry, causeOfText } from './classify-end.js';
 import { isOutage, type OutsideFailure } from '../core/outside-failure.js';
 
 export const AUTH_RETRIES = 2;
