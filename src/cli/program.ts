@@ -144,7 +144,11 @@ export function buildProgram(): Command {
     .command('doctor')
     .description('which agent CLIs are installed and usable here, git, gh')
     .option('--json', 'machine-readable output')
-    .action(async (opts: { json?: boolean }) => {
+    .option(
+      '--live',
+      'make one tiny real request through each installed agent: login and API checked (costs a little)',
+    )
+    .action(async (opts: { json?: boolean; live?: boolean }) => {
       const { doctorCommand } = await import('./commands/doctor.js');
       process.exitCode = await doctorCommand(opts);
     });
