@@ -7,11 +7,11 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { watchOutside } from './outside-watch.js';
 import type { OutsideCause, OutsideFailure } from '../core/outside-failure.js';
 import type { AgentAdapter } from './adapter.js';
 import type { AgentEvent, ErrorEvent, RetryEvent } from './agent-event.js';
 import { causeOfRetry, causeOfStatus, causeOfText, classifyAgentEnd } from './classify-end.js';
+import { watchOutside } from './outside-watch.js';
 import { getAdapter } from './registry.js';
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/agents/', import.meta.url));

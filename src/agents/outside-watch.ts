@@ -12,9 +12,10 @@
  * starts the count again. Rate limits are not counted: the CLIs wait for
  * those as long as the API asks them to.
  */
+
+import { isOutage, type OutsideFailure } from '../core/outside-failure.js';
 import type { AgentEvent, RetryEvent } from './agent-event.js';
 import { causeOfRetry, causeOfText } from './classify-end.js';
-import { isOutage, type OutsideFailure } from '../core/outside-failure.js';
 
 export const AUTH_RETRIES = 2;
 /** About four seconds of Claude Code's backoff (0.5 s, 1 s, 2 s). */

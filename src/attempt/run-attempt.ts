@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { probeAgentApi } from '../agents/api-probe.js';
 import { classifyAgentEnd } from '../agents/classify-end.js';
+import { watchOutside } from '../agents/outside-watch.js';
 import { ATTEMPT_ENV } from '../agents/process-environ.js';
 import { runAgent } from '../agents/run-agent.js';
 import type { AttemptFacts } from '../core/attempt-facts.js';
@@ -11,7 +12,6 @@ import { collectAgentRun } from './agent-collector.js';
 import type { AttemptRequest } from './attempt-request.js';
 import { runChecks } from './gates.js';
 import { startHeartbeat } from './heartbeat.js';
-import { watchOutside } from '../agents/outside-watch.js';
 import { restoreToolFiles } from './restore-tool-files.js';
 
 export interface AttemptOutcome<Said, Verdict> {

@@ -61,6 +61,7 @@ export function createController(session: TuiSession, options: ControllerOptions
     handOff: session.handOff !== undefined && options.terminal !== undefined,
     merge: session.merge !== undefined,
     clean: session.clean !== undefined,
+    checkAgent: session.checkAgent !== undefined,
   };
   let state = initialState(
     session,
@@ -192,6 +193,13 @@ export function createController(session: TuiSession, options: ControllerOptions
       }
       case 'hand-off':
         handOff(effect.request);
+        break;
+      case 'check-agent':
+        (session.checkAgent?.(effect.name) ?? Promise.reject(new Error('not available'))).then(
+          (result) => dispatch({ type: 'agent-checked', name: effect.name, ...result }),
+          (error: unknown) =>
+            dispatch({ type: 'agent-checked', name: effect.name, ok: false, message: message(error) }),
+        );
         break;
     }
   }

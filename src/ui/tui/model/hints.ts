@@ -50,7 +50,12 @@ export function footerHints(state: TuiState, width: number, helpPages = 1): stri
   const view = state.view;
   if (view.kind === 'settings' && view.editing !== null) return fitHints(EDITING_HINTS, [], width);
   if (view.kind === 'prompt') return fitHints(PROMPT_HINTS, [], width);
-  const hints = VIEW_HINTS[view.kind] ?? [];
+  const base = VIEW_HINTS[view.kind] ?? [];
+  // An agent that cannot be used is not offered `s` until a check (`r`) shows it fixed.
+  const unusable = state.prds[state.selected]?.run.unusable != null;
+  const hints = unusable
+    ? ['r check agent', ...base.filter((h) => h !== 's start' && h !== 's run again')]
+    : base;
   const more = view.kind === 'help' && helpPages > 1 ? ['space more'] : [];
   return fitHints([...more, ...hints], ALWAYS, width);
 }

@@ -39,7 +39,8 @@ export type Effect =
   | { type: 'adjust'; name: string; delta: number }
   | { type: 'load-diff'; name: string; storyId: string | null }
   | { type: 'save-settings'; patch: SettingsPatch }
-  | { type: 'hand-off'; request: HandOffRequest };
+  | { type: 'hand-off'; request: HandOffRequest }
+  | { type: 'check-agent'; name: string };
 
 export interface KeyResult {
   state: TuiState;
@@ -51,6 +52,8 @@ export interface Capabilities {
   handOff: boolean;
   merge: boolean;
   clean: boolean;
+  /** The session can check an agent again after it could not be used. */
+  checkAgent?: boolean;
 }
 
 export const ITERATION_STEP = 5;
@@ -146,6 +149,13 @@ function globalKey(state: TuiState, press: KeyPress, can: Capabilities): KeyResu
   switch (key) {
     case 's':
       return startPrd(state, prd);
+    case 'r':
+      if (prd.run.unusable === null) return none(state);
+      if (!can.checkAgent) return flash(state, `${prd.run.unusable.fix}`);
+      return {
+        state: { ...state, flash: `checking ${prd.run.unusable.agent} with one tiny request…` },
+        effects: [{ type: 'check-agent', name }],
+      };
     case 'p':
       return controlPrd(state, prd, 'pause');
     case 'x':
@@ -193,6 +203,10 @@ function withPrd(state: TuiState, change: (p: PrdView) => PrdView): TuiState {
 
 function startPrd(state: TuiState, prd: PrdView): KeyResult {
   if (isActive(prd.run)) return flash(state, `${prd.summary.name} is already running`);
+  // Starting would only fail the same way: fixed first, then `r` checks it and `s` is back.
+  const unusable = prd.run.unusable;
+  if (unusable !== null)
+    return flash(state, `not started: r checks ${unusable.agent} again once fixed (${unusable.fix})`);
   const prds = state.prds.map((p) =>
     p === prd ? { ...p, run: { ...p.run, phase: 'starting' as const, error: null } } : p,
   );
