@@ -9,7 +9,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLoopProject, type LoopProject, prdJson } from '../support/loop-project.js';
+import { createLoopProject, type LoopProject, prdJson, runEvents } from '../support/loop-project.js';
 import { withFailures } from '../support/model-script.js';
 import { runRalph } from '../support/ralph-cli.js';
 import { implement } from '../support/story-script.js';
@@ -21,13 +21,6 @@ afterEach(async () => {
 });
 
 type Event = { type: string; [k: string]: unknown };
-async function events(p: LoopProject): Promise<Event[]> {
-  const [name] = await readdir(join(p.repo.dir, '.ralph', 'runs'));
-  return (await p.read(`.ralph/runs/${name}/events.jsonl`))
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as Event);
-}
 
 const ARGS = ['prd.json', '--headless', '--no-worktree'];
 const TWO = [
@@ -96,7 +89,7 @@ describe('the morning after', () => {
     });
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toMatch(/ {2}US-002: claude silent for [12] s, attempt 1, \d+s\n/);
-    const all = await events(project);
+    const all = await runEvents(project);
     const passed = all.find((e) => e.type === 'story-passed' && e.storyId === 'US-001');
     expect(passed).toMatchObject({ attempt: 1 });
     // US-001's two agent runs: the rate-limited one (given back) and the one that counted.
@@ -121,7 +114,7 @@ describe('the morning after', () => {
     const rerun = await project.run(ARGS);
     expect(rerun.exitCode).toBe(0);
     expect(rerun.stdout).toMatch(/iteration 2\/7: US-002/);
-    const started = (await events(project)).filter((e) => e.type === 'iteration-started');
+    const started = (await runEvents(project)).filter((e) => e.type === 'iteration-started');
     expect(started.map((e) => [e.iteration, e.lastIteration])).toEqual([
       [1, 1],
       [2, 7],

@@ -9,7 +9,13 @@
 import { readdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLoopProject, featSubjects, type LoopProject, prdJson } from '../support/loop-project.js';
+import {
+  createLoopProject,
+  featSubjects,
+  type LoopProject,
+  prdJson,
+  runEvents,
+} from '../support/loop-project.js';
 import { withFailures } from '../support/model-script.js';
 import { implement } from '../support/story-script.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
@@ -23,14 +29,6 @@ afterEach(async () => {
 });
 
 type Event = { type: string; [k: string]: unknown };
-
-async function events(p: LoopProject): Promise<Event[]> {
-  const [name] = await readdir(join(p.repo.dir, '.ralph', 'runs'));
-  return (await p.read(`.ralph/runs/${name}/events.jsonl`))
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as Event);
-}
 
 async function storyState(p: LoopProject): Promise<Record<string, { attempts: number; parked?: boolean }>> {
   const [name] = await readdir(join(p.repo.dir, '.ralph', 'runs'));
@@ -72,7 +70,7 @@ describe('the world outside', () => {
     // Claude Code alone would retry the 401 for about three minutes.
     expect(Date.now() - started).toBeLessThan(60_000);
     expect(result.stdout).toMatch(/✗ claude: claude cannot authenticate: .*; run `claude` and log in/);
-    const all = await events(project);
+    const all = await runEvents(project);
     expect(all.filter((e) => e.type === 'iteration-started')).toHaveLength(1);
     expect(all.find((e) => e.type === 'agent-unusable')).toMatchObject({ agent: 'claude', kind: 'auth' });
     expect(all.at(-1)).toMatchObject({
@@ -95,7 +93,7 @@ describe('the world outside', () => {
     await back;
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
-    const all = await events(project);
+    const all = await runEvents(project);
     const waits = all.filter((e) => e.type === 'waiting');
     expect(waits.length).toBeGreaterThan(3);
     expect(waits[0]).toMatchObject({ reason: 'outage', agent: 'claude', storyId: 'US-001' });
@@ -122,7 +120,7 @@ describe('the world outside', () => {
     });
     const result = await project.run(ARGS, { env: ENV });
     expect(result.exitCode).toBe(0);
-    const all = await events(project);
+    const all = await runEvents(project);
     expect(all.find((e) => e.type === 'waiting')).toMatchObject({ reason: 'outage', agent: 'claude' });
     expect(String(all.find((e) => e.type === 'waiting')?.message)).toMatch(/overloaded/);
     expect(counted(all)).toEqual([]);
@@ -138,7 +136,7 @@ describe('the world outside', () => {
     const result = await project.run([...ARGS, '--outage-wait', '4'], { env: ENV });
     expect(result.exitCode).toBe(3);
     expect(result.stdout).toMatch(/claude cannot reach its API .*did not come back within --outage-wait/);
-    const all = await events(project);
+    const all = await runEvents(project);
     expect(all.at(-1)).toMatchObject({ type: 'run-finished', reason: 'outage-wait', exitCode: 3 });
     expect(counted(all)).toEqual([]);
     expect(await storyState(project)).toMatchObject({ 'US-001': { attempts: 0 } });
@@ -162,7 +160,7 @@ describe('the world outside', () => {
     expect(result.stdout).toMatch(
       /install it \(npm i -g @anthropic-ai\/claude-code\) or point --agent-path at it/,
     );
-    const all = await events(project);
+    const all = await runEvents(project);
     expect(all.find((e) => e.type === 'agent-unusable')).toMatchObject({ kind: 'not-startable' });
     expect(counted(all)).toEqual([]);
     expect(await storyState(project)).toMatchObject({ 'US-001': { attempts: 1 }, 'US-002': { attempts: 0 } });
