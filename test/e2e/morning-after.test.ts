@@ -6,8 +6,6 @@
  * failed gate's output; a silent agent gets a heartbeat line; the iteration
  * counter means the same on a rerun; a story's time is its counted attempts'.
  */
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLoopProject, type LoopProject, prdJson, runEvents } from '../support/loop-project.js';
 import { withFailures } from '../support/model-script.js';
@@ -20,7 +18,6 @@ afterEach(async () => {
   project = undefined;
 });
 
-type Event = { type: string; [k: string]: unknown };
 
 const ARGS = ['prd.json', '--headless', '--no-worktree'];
 const TWO = [
