@@ -18,7 +18,6 @@ afterEach(async () => {
   project = undefined;
 });
 
-
 const ARGS = ['prd.json', '--headless', '--no-worktree'];
 const TWO = [
   { id: 'US-001', title: 'Add greeting' },
