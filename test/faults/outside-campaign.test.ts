@@ -1,8 +1,8 @@
 /**
  * The outside-world campaign: a 10-story run with the real Claude Code
  * (its own retries at 2) against a scripted model that fails at random —
- * connections refused for a while, HTTP 500, 503 and 529 — and refuses the
- * key once near the end. Checked after each run: no story was parked or
+ * connections refused for a while, HTTP 500, 503 and 529 — and whose key
+ * expires once, near the end. Checked after each run: no story was parked or
  * charged an attempt for any of it (every attempt that counted is a pass),
  * and the run ended complete, or with exit 4 for the refused key or exit 3
  * for an outage past --outage-wait, each with the reason that really
@@ -43,7 +43,7 @@ const STORIES = Array.from({ length: 10 }, (_, i) => ({
 const PLAN = Object.fromEntries(
   STORIES.map((s) => [s.id, [implement(s.id, s.title, `${s.id}.txt`, `${s.id}\n`)]]),
 );
-/** The story whose first request gets the refused key. */
+/** The story at which the key starts being refused (the rerun, with faults off, has it fixed). */
 const REFUSED_AT = 'S-09';
 
 type Fault = { kind: 'refused' | '5xx' | '401'; storyId: string; status?: number };
@@ -59,9 +59,10 @@ function faulty(
   return async (req: Parameters<Script>[0]): Promise<Reply> => {
     if (!faults.on) return script(req);
     const storyId = storyIdOf(req) ?? '';
-    if (storyId === REFUSED_AT && !refusedKey) {
+    // The key expires once, near the end: from then on it is refused until someone fixes it.
+    if (storyId === REFUSED_AT || refusedKey) {
+      if (!refusedKey) faults.seen.push({ kind: '401', storyId });
       refusedKey = true;
-      faults.seen.push({ kind: '401', storyId });
       return { error: { status: 401, type: 'authentication_error', message: 'invalid x-api-key' } };
     }
     const roll = random();
@@ -95,7 +96,7 @@ const ENV = {
 describe('outside-world campaign', () => {
   for (let campaign = 0; campaign < CAMPAIGNS; campaign++) {
     const seed = SEED + campaign;
-    it(`seed ${seed}: random outages and 5xx, a refused key near the end; nothing parked or charged`, async () => {
+    it(`seed ${seed}: random outages and 5xx, a key refused near the end; nothing parked or charged`, async () => {
       const random = randomSource(seed);
       const faults = { on: true, seen: [] as Fault[] };
       let project: LoopProject | undefined;
