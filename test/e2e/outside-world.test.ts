@@ -130,6 +130,31 @@ describe('the world outside', () => {
     expect(await featSubjects(project.repo)).toHaveLength(2);
   }, 120_000);
 
+  it('a used-up quota: waited out (as a quota, not a story failure) and completed', async () => {
+    project = await createLoopProject({ 'prd.json': prdJson(TWO) }, PLAN, {
+      wrap: (script) =>
+        withFailures(
+          [{ error: { status: 429, type: 'rate_limit_error', message: 'Usage limit reached' } }],
+          script,
+        ),
+    });
+    const result = await project.run(ARGS, {
+      env: { ...ENV, CLAUDE_CODE_MAX_RETRIES: '0', RALPH_RATE_LIMIT_BACKOFF_MS: '300' },
+    });
+    expect(result.exitCode).toBe(0);
+    const all = await runEvents(project);
+    expect(all.find((e) => e.type === 'waiting')).toMatchObject({
+      reason: 'quota',
+      agent: 'claude',
+      storyId: 'US-001',
+    });
+    expect(result.stdout).toMatch(/waiting \(quota\): claude is out of quota: .*Usage limit reached/);
+    expect(counted(all)).toEqual([]);
+    expect(all.find((e) => e.type === 'story-passed' && e.storyId === 'US-001')).toMatchObject({
+      attempt: 1,
+    });
+  }, 120_000);
+
   it('an outage past --outage-wait stops the run with exit 3 and the reason, nothing counted', async () => {
     project = await createLoopProject({ 'prd.json': prdJson(TWO) }, PLAN);
     await project.server.pause();
