@@ -19,7 +19,7 @@ import {
 } from '../core/outside-failure.js';
 import type { RunEventSink } from '../events/run-event.js';
 import { AgentRotation } from './agent-rotation.js';
-import { outageTiming } from './run-limits.js';
+import { DEFAULT_OUTAGE_WAIT, outageTiming } from './run-limits.js';
 
 /** Where an attempt ran, for the events about it. */
 export interface AttemptPlace {
@@ -43,7 +43,7 @@ export function runAgentRotation(run: {
     fallbacks: run.fallbackAgents ?? [],
     backoffMs: run.limits.rateLimitBackoffMs,
     now: run.now,
-    outage: outageTiming(run.limits.outageWaitMs ?? 7_200_000),
+    outage: outageTiming(run.limits.outageWaitMs ?? DEFAULT_OUTAGE_WAIT * 1000),
     probe: probeAgentApi,
   });
 }

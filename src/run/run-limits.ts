@@ -47,9 +47,12 @@ export function loopLimits(config: Config, flags: LimitFlags): LoopLimits {
   };
 }
 
-/** How long an API outage is waited out: `--outage-wait`, else `limits.outageWait` in the config (seconds). */
+/** How long an API outage is waited out before the run stops (seconds), unless the config or a flag says. */
+export const DEFAULT_OUTAGE_WAIT = 7200;
+
+/** How long an API outage is waited out: `--outage-wait`, else `limits.outageWait` in the config. */
 export function outageWaitMs(config: Config, flags: LimitFlags): number {
-  return (flags.outageWait ?? config.limits.outageWait) * 1000;
+  return (flags.outageWait ?? config.limits.outageWait ?? DEFAULT_OUTAGE_WAIT) * 1000;
 }
 
 /**
