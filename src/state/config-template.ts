@@ -47,8 +47,6 @@ limits:
   maxRetries: 3
   # Stop before spending more than this many US dollars in total; null means no limit.
   maxCost: null
-  # Wait out an unreachable, overloaded or failing agent API this many seconds, then stop (exit 3).
-  outageWait: 7200
 
 # What happens to a failed attempt's changes: rollback (reset to where the attempt began)
 # or keep (save them to a rescue ref first, then roll back).
