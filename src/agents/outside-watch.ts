@@ -18,10 +18,10 @@ import type { AgentEvent, RetryEvent } from './agent-event.js';
 import { causeOfRetry, causeOfText } from './classify-end.js';
 
 export const AUTH_RETRIES = 2;
-/** About four seconds of Claude Code's backoff (0.5 s, 1 s, 2 s). */
-export const OUTAGE_RETRIES = 3;
-/** About half a minute of it (… 4 s, 8 s, 16 s). */
-export const OUTAGE_RETRIES_AFTER_WORK = 6;
+/** About eight seconds of Claude Code's backoff (0.5 s, 1 s, 2 s, 4 s): past a blip, well short of its three minutes. */
+export const OUTAGE_RETRIES = 4;
+/** About a minute of it (… 8 s, 16 s, 32 s). */
+export const OUTAGE_RETRIES_AFTER_WORK = 7;
 
 export interface OutsideWatch {
   onEvent(event: AgentEvent): void;

@@ -196,6 +196,8 @@ export function reloadedRun(run: RunView, summary: PrdSummary): RunView {
     ...run,
     maxIterations: summary.maxIterations,
     counted: 0,
+    // The next session's last iteration is the next run's to say; until then, from the summary.
+    last: null,
     iteration: Math.max(run.iteration, summary.iteration),
   };
 }
