@@ -42,6 +42,8 @@ export interface RunOptions extends WorkspaceFlags, SourceFlags {
   idleTimeout?: number;
   maxRetries?: number;
   maxCost?: number;
+  /** `--outage-wait SECS`: how long an API outage is waited out. */
+  outageWait?: number;
   story?: string;
   resumeFrom?: string;
   dryRun?: boolean;
@@ -71,6 +73,7 @@ export interface GoalOptions extends WorkspaceFlags {
   idleTimeout?: number;
   maxRetries?: number;
   maxCost?: number;
+  outageWait?: number;
   dryRun?: boolean;
   headless?: boolean;
   json?: boolean;

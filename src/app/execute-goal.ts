@@ -7,7 +7,14 @@ import { goalRunFiles, readGoalProgress } from '../goal/progress-file.js';
 import type { GoalProgress } from '../goal/progress-schema.js';
 import { watchControlFile } from '../run/control-watch.js';
 import { onComplete } from '../run/on-complete.js';
-import { agentTimeLimits, envMs, maxCostUsd, rateLimitBackoffMs } from '../run/run-limits.js';
+import {
+  agentTimeLimits,
+  envMs,
+  heartbeatMs,
+  maxCostUsd,
+  outageWaitMs,
+  rateLimitBackoffMs,
+} from '../run/run-limits.js';
 import { enterPlace, workspaceMode } from '../run/workspace.js';
 import type { Config } from '../state/config.js';
 import { runDir } from '../state/layout.js';
@@ -115,6 +122,8 @@ async function goalLocked(
       ...(maxCost !== undefined ? { maxCostUsd: maxCost } : {}),
       rateLimitBackoffMs: rateLimitBackoffMs(),
       hookDrainMs: envMs('RALPH_HOOK_DRAIN_MS', HOOK_DRAIN_MS),
+      outageWaitMs: outageWaitMs(config, opts),
+      heartbeatMs: heartbeatMs(),
     },
     promptTemplate: run.promptTemplate,
     stopSignal: run.stop,

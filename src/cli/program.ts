@@ -127,14 +127,19 @@ export function buildProgram(): Command {
   program
     .command('logs')
     .argument('[target]', 'PRD name, or path to a prd.json, prd.md or spec directory')
-    .description("the run's log, or an iteration's raw agent stream")
-    .option('--iteration <n>', 'the raw agent stream of iteration n', (v: string) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 1)
-        throw new InvalidArgumentError('expected a whole number of at least 1');
-      return n;
-    })
-    .action(async (target: string | undefined, opts: { iteration?: number }) => {
+    .description("the run's log, or one iteration as a readable transcript")
+    .option(
+      '--iteration <n>',
+      'iteration n: what the agent said and ran, the gates, the verdict',
+      (v: string) => {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 1)
+          throw new InvalidArgumentError('expected a whole number of at least 1');
+        return n;
+      },
+    )
+    .option('--raw', "with --iteration: the agent's raw stream, exactly as it printed it")
+    .action(async (target: string | undefined, opts: { iteration?: number; raw?: boolean }) => {
       const { logsCommand } = await import('./commands/logs.js');
       process.exitCode = await logsCommand(target, opts);
     });
@@ -188,6 +193,10 @@ export function buildProgram(): Command {
       new Option('--agent <name>', 'the agent a run would use (env RALPH_AGENT)').choices([...PROVIDERS]),
     )
     .option('--agent-path <path>', 'its binary, as `ralph run --agent-path` takes it (env RALPH_AGENT_PATH)')
+    .option(
+      '--live',
+      'make one tiny real request through each installed agent: login and API checked (costs a little)',
+    )
     .action(async (opts: DoctorOptions) => {
       const { doctorCommand } = await import('./commands/doctor.js');
       process.exitCode = await doctorCommand(opts);

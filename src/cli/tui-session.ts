@@ -2,6 +2,8 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { setUpAgent } from '../agents/agent-setup.js';
+import { checkAgentLive } from '../agents/live-check.js';
 import { executeRun } from '../app/execute-run.js';
 import type { TaskContext } from '../app/task-context.js';
 import { webhookTargets } from '../app/webhooks.js';
@@ -207,6 +209,17 @@ export async function runInTui(
       const commits = state?.stories[storyId]?.commits ?? [];
       if (commits.length === 0) return `no commits recorded for ${storyId} yet`;
       return git(cwd, ['show', '--stat', '--patch', ...commits]);
+    },
+    async recheckAgent(name) {
+      const agent = await setUpAgent(config, opts);
+      const live = await checkAgentLive(agent);
+      const who = agent.adapter.name;
+      return live.ok
+        ? { ok: true, message: `${who} answered: s starts ${name}` }
+        : {
+            ok: false,
+            message: `${who} still cannot be used: ${live.failure.cause}: ${live.failure.message}`,
+          };
     },
     // The completion screen's m and c run the same commands as a user would, their output captured for the TUI.
     async answer(name, questionId, text) {

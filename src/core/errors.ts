@@ -6,6 +6,8 @@ export const ExitCode = {
   WorkLeft: 1,
   Usage: 2,
   LimitReached: 3,
+  /** The agent cannot authenticate or cannot be started: nothing counted, nothing parked. */
+  AgentUnusable: 4,
   /** Another live run holds the lock of this PRD or goal run; nothing was changed. */
   Locked: 5,
   Interrupted: 130,

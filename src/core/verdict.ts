@@ -1,3 +1,4 @@
+import type { OutsideFailure } from './outside-failure.js';
 import type { SignalInterpretation } from './signals.js';
 
 /**
@@ -76,10 +77,16 @@ export type Verdict =
   | { kind: 'pass' }
   | AttemptFailure
   | AttemptQuestion
-  | { kind: 'rate-limited'; reason: string; resetsAt?: string };
+  /** `quota`: a usage limit until a reset time, rather than a short-term rate limit. */
+  | { kind: 'rate-limited'; reason: string; resetsAt?: string; quota?: true }
+  /** The agent could not be used, or its API was out: never the story's fault. */
+  | { kind: 'outside'; reason: string; failure: OutsideFailure };
 
 export const isFailure = (verdict: Verdict): verdict is AttemptFailure =>
-  verdict.kind !== 'pass' && verdict.kind !== 'rate-limited' && verdict.kind !== 'question';
+  verdict.kind !== 'pass' &&
+  verdict.kind !== 'rate-limited' &&
+  verdict.kind !== 'question' &&
+  verdict.kind !== 'outside';
 
 /**
  * Whether the gates are worth running: the agent claimed this story, made a

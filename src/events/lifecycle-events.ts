@@ -13,6 +13,8 @@ export const STOP_REASONS = [
   'agent-unusable',
   // Only stories waiting for answers (and stories that depend on them) are left.
   'questions',
+  /** An API outage lasted longer than `--outage-wait`. */
+  'outage-wait',
   'goal-complete',
   'needs-human',
   'failures',
@@ -21,7 +23,14 @@ export type AnyStopReason = (typeof STOP_REASONS)[number];
 export type StopReason = Exclude<AnyStopReason, 'goal-complete' | 'needs-human' | 'failures'>;
 export type GoalStopReason = Extract<
   AnyStopReason,
-  'goal-complete' | 'needs-human' | 'failures' | 'max-iterations' | 'max-cost' | 'interrupted'
+  | 'goal-complete'
+  | 'needs-human'
+  | 'failures'
+  | 'max-iterations'
+  | 'max-cost'
+  | 'interrupted'
+  | 'agent-unusable'
+  | 'outage-wait'
 >;
 
 const stepCounts = z.object({ total: z.number(), completed: z.number() });
@@ -68,6 +77,14 @@ export const IterationStartedSchema = z.object({
   /** A goal iteration: what it is asked to do, and the step it executes. */
   mode: z.enum(GOAL_MODES).optional(),
   step: z.object({ id: z.string(), prompt: z.string() }).optional(),
+  /** The agent that runs it (its stream is read back with that agent's parser). */
+  agent: z.string().optional(),
+  /**
+   * The last iteration number this session may reach: `iteration` of
+   * `lastIteration` is how every view counts (the iteration numbers go on
+   * over every session of a run and name `iterations/<n>.jsonl`).
+   */
+  lastIteration: z.number().optional(),
 });
 
 export const LockTakenOverSchema = z.object({

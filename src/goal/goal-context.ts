@@ -21,6 +21,10 @@ export interface GoalLimits {
   rateLimitBackoffMs: number;
   /** How long parallel hooks still running at the end are awaited before they are killed. */
   hookDrainMs: number;
+  /** How long an API outage is waited out before the run stops (`--outage-wait`). */
+  outageWaitMs?: number;
+  /** A heartbeat while the agent is silent, this often; absent for none. */
+  heartbeatMs?: number;
 }
 
 export interface GoalLoopOptions {

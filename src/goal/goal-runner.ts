@@ -3,11 +3,11 @@ import { ExitCode } from '../core/errors.js';
 import type { HumanNeeded } from '../core/goal-types.js';
 import { goalQuestionId, openQuestionNotes, waitingMessage } from '../core/questions.js';
 import type { GoalStopReason } from '../events/run-event.js';
-import { AgentRotation } from '../run/agent-rotation.js';
 import { openAnswerDesk } from '../run/answer-desk.js';
 import { recoverHooks } from '../run/hook-recovery.js';
 import { createHookRunner } from '../run/hooks.js';
 import { lockTakeoverEvent } from '../run/lock-events.js';
+import { respondToLimit, respondToOutside, runAgentRotation } from '../run/outside-response.js';
 import { removeStaleTemporaries } from '../state/atomic.js';
 import { ensureRalphGitignore } from '../state/gitignore.js';
 import { ralphDir } from '../state/layout.js';
@@ -135,12 +135,8 @@ async function iterate(ctx: GoalContext, resumed: boolean): Promise<GoalOutcome>
   });
 
   let iterations = 0;
-  const agents = new AgentRotation({
-    primary: ctx.agent,
-    fallbacks: ctx.fallbackAgents ?? [],
-    backoffMs: limits.rateLimitBackoffMs,
-    now: ctx.now,
-  });
+  const agents = runAgentRotation(ctx);
+  const outside = { emit: ctx.emit, agents, signals: [ctx.stopSignal, ctx.killSignal] };
   const finish = async (
     reason: GoalStopReason,
     exitCode: ExitCode,
@@ -195,10 +191,11 @@ async function iterate(ctx: GoalContext, resumed: boolean): Promise<GoalOutcome>
     const selection = selectionFor(progress);
     // What background hooks wrote lands now, before the iteration records its HEAD.
     await hooks.betweenIterations();
-    const run = await runGoalIteration(ctx, selection, agents.current());
+    const agent = agents.current();
+    const run = await runGoalIteration(ctx, selection, agent);
     const { outcome } = run;
-    if (outcome.kind === 'aborted' || outcome.kind === 'rate-limited') {
-      // Neither counts: the iteration is rolled back as if it never ran.
+    if (outcome.kind === 'aborted' || outcome.kind === 'rate-limited' || outcome.kind === 'outside') {
+      // None counts: the iteration is rolled back as if it never ran.
       await rollBack(ctx, run);
       await store.update(undoIteration);
       if (outcome.kind === 'aborted') {
@@ -208,16 +205,14 @@ async function iterate(ctx: GoalContext, resumed: boolean): Promise<GoalOutcome>
           'stopped; the interrupted iteration was rolled back',
         );
       }
+      const at = { iteration: run.iteration };
+      if (outcome.kind === 'outside') {
+        const answer = await respondToOutside(outside, outcome.failure, agent, at);
+        if (answer.kind === 'stop') return finish(answer.reason, answer.exitCode, answer.message);
+        continue;
+      }
       const limit = { message: outcome.message, ...(outcome.resetsAt ? { resetsAt: outcome.resetsAt } : {}) };
-      await agents.rateLimited(
-        limit,
-        {
-          switched: (from, to, reason) => ctx.emit({ type: 'agent-switched', from, to, reason }),
-          waiting: (waitMs) => ctx.emit({ type: 'rate-limited', iteration: run.iteration, waitMs, ...limit }),
-        },
-        ctx.stopSignal,
-        ctx.killSignal,
-      );
+      await respondToLimit(outside, limit, agent, at);
       continue;
     }
     agents.succeeded();

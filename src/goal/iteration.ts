@@ -52,6 +52,7 @@ export async function runGoalIteration(
     agent,
     timeoutMs: ctx.limits.timeoutMs,
     idleTimeoutMs: ctx.limits.idleTimeoutMs,
+    ...(ctx.limits.heartbeatMs ? { heartbeatMs: ctx.limits.heartbeatMs } : {}),
     gates: ctx.config.checks,
     killSignal: ctx.killSignal,
     ...(ctx.wrap ? { wrap: ctx.wrap } : {}),
@@ -95,6 +96,8 @@ export async function runGoalIteration(
           return ctx.emit({ type: 'agent-event', iteration, event: event.event });
         case 'tool-file-restored':
           return;
+        case 'agent-silent':
+          return ctx.emit({ ...event, iteration, agent: agent.adapter.name });
         default:
           return ctx.emit({ ...event, iteration });
       }

@@ -6,8 +6,13 @@ import { allDoneMessage } from '../core/scope-summary.js';
 import { remainingStories } from '../core/select.js';
 import type { RunEventSink, StopReason } from '../events/run-event.js';
 import { removeStoryCheckout } from '../git/story-worktree.js';
-import { AgentRotation } from '../run/agent-rotation.js';
 import type { AnswerDesk } from '../run/answer-desk.js';
+import {
+  type OutsideOutcome,
+  respondToLimit,
+  respondToOutside,
+  runAgentRotation,
+} from '../run/outside-response.js';
 import { readTaskFile } from '../run/read-task-file.js';
 import { announceFinish, announceRun, createRunHooks } from '../run/run-bounds.js';
 import type { LoopOutcome, RunContext } from '../run/run-context.js';
@@ -95,14 +100,11 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
     },
   };
 
-  const agents = new AgentRotation({
-    primary: ctx.agent,
-    fallbacks: ctx.fallbackAgents ?? [],
-    backoffMs: ctx.limits.rateLimitBackoffMs,
-    now: ctx.now,
-  });
-  /** Waits after a rate limit with every agent limited: no new attempt starts while one lasts. */
+  const agents = runAgentRotation(ctx);
+  /** Waits after a rate limit or in an outage, every agent held up: no new attempt starts while one lasts. */
   const holds = new Set<Promise<void>>();
+  /** An agent that cannot be used, or an outage that outlasted --outage-wait: the run ends with it. */
+  let stopFor: Extract<OutsideOutcome, { kind: 'stop' }> | null = null;
   /** Attempts started this session that count (rate-limited and interrupted ones are given back). */
   let attempts = 0;
   const lanes = new Map<number, Promise<void>>();
@@ -114,9 +116,14 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
     if (!story) return;
     attempts++;
     run.busy.add(story.id);
-    const lane = runWorkerLane(run, worker, story, agents.current()).then((result) => {
-      if (result.kind === 'rate-limited' || result.kind === 'aborted') attempts--;
-      if (result.kind === 'rate-limited') holdStarts(run.laneEmit(worker, story.id), story.id, result);
+    const agent = agents.current();
+    const lastIteration = store.current.iteration + 1 + maxIterations - attempts;
+    const lane = runWorkerLane(run, worker, story, agent, lastIteration).then((result) => {
+      const emit = run.laneEmit(worker, story.id);
+      if (result.kind === 'rate-limited' || result.kind === 'aborted' || result.kind === 'outside')
+        attempts--;
+      if (result.kind === 'rate-limited') holdStarts(emit, story.id, result, agent);
+      else if (result.kind === 'outside') outsideHold(emit, story.id, result, agent);
       else agents.succeeded();
     });
     lanes.set(
@@ -125,28 +132,48 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
     );
   };
 
+  const outside = (emit: RunEventSink) => ({ emit, agents, signals: [ctx.stopSignal, ctx.killSignal] });
+  const hold = (work: Promise<void>) => {
+    holds.add(work);
+    void work.finally(() => holds.delete(work));
+  };
+
   /** A rate limit: new attempts go to the next fallback agent, or wait; running ones go on. */
   const holdStarts = (
     emit: RunEventSink,
     storyId: string,
-    hit: { iteration: number; rateLimit?: { message: string; resetsAt?: string } },
+    hit: { iteration: number; rateLimit?: { message: string; resetsAt?: string }; quota?: boolean },
+    agent: typeof ctx.agent,
   ) => {
     const limit = {
       message: hit.rateLimit?.message ?? 'rate limited',
       ...(hit.rateLimit?.resetsAt ? { resetsAt: hit.rateLimit.resetsAt } : {}),
+      ...(hit.quota ? { quota: true } : {}),
     };
-    const hold = agents.rateLimited(
-      limit,
-      {
-        switched: (from, to, reason) => emit({ type: 'agent-switched', from, to, reason }),
-        waiting: (waitMs) =>
-          emit({ type: 'rate-limited', iteration: hit.iteration, storyId, waitMs, ...limit }),
-      },
-      ctx.stopSignal,
-      ctx.killSignal,
-    );
-    holds.add(hold);
-    void hold.finally(() => holds.delete(hold));
+    hold(respondToLimit(outside(emit), limit, agent, { iteration: hit.iteration, storyId }));
+  };
+
+  /**
+   * An agent that cannot be used stops every attempt at once (each given
+   * back) and ends the run; an outage holds new starts until the API is
+   * back (or goes to a fallback agent), and ends the run past --outage-wait.
+   */
+  const outsideHold = (
+    emit: RunEventSink,
+    storyId: string,
+    hit: Extract<Awaited<ReturnType<typeof runWorkerLane>>, { kind: 'outside' }>,
+    agent: typeof ctx.agent,
+  ) => {
+    if (stopFor !== null) return;
+    const answered = respondToOutside(outside(emit), hit.failure, agent, {
+      iteration: hit.iteration,
+      storyId,
+    }).then((answer) => {
+      if (answer.kind !== 'stop' || stopFor !== null) return;
+      stopFor = answer;
+      if (answer.reason === 'agent-unusable') options.abortAll();
+    });
+    hold(answered);
   };
 
   const finish = async (reason: StopReason, exitCode: ExitCode, message: string): Promise<LoopOutcome> => {
@@ -203,7 +230,7 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
       Object.entries(store.current.stories).flatMap(([id, s]) => (s.parked ? [id] : [])),
     );
     let limit: StartLimit | null = null;
-    if (stop === 'none' && holds.size === 0) {
+    if (stop === 'none' && holds.size === 0 && stopFor === null) {
       const ready = readyStories(run.prd.stories, {
         ...scope,
         parked,
@@ -226,6 +253,10 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
     }
     // After a second Ctrl-C verified work is not landed now: it waits on its branch for the next run.
     const toLand = stop === 'immediate' ? 0 : run.queue.length;
+    if (stopFor !== null && lanes.size === 0 && landing === null && holds.size === 0) {
+      const { reason, exitCode, message } = stopFor;
+      return finish(reason, exitCode, message);
+    }
     if (lanes.size === 0 && landing === null && toLand === 0 && errors.length === 0) {
       const landed = new Set(run.prd.stories.filter((s) => s.status === 'done').map((s) => s.id));
       const decision = whenIdle({

@@ -22,6 +22,7 @@ export async function runWorkerLane(
   worker: number,
   story: Story,
   agent: AgentSetup,
+  lastIteration?: number,
 ): Promise<StoryWorkResult> {
   const { ctx, store } = run;
   const emit = run.laneEmit(worker, story.id);
@@ -32,6 +33,7 @@ export async function runWorkerLane(
     prdBranch: run.prdBranch,
     story,
     agent,
+    ...(lastIteration !== undefined ? { lastIteration } : {}),
     emit,
     ...(lastFailure ? { lastFailure } : {}),
     answered: run.desk.answered(story.id),
@@ -53,6 +55,9 @@ export async function runWorkerLane(
       },
     },
   });
+  // A story's time is the time its counted attempts ran.
+  const counted = result.kind === 'verified' || result.kind === 'failed';
+  if (counted) await store.update((s) => addUsage(s, story.id, { durationMs: result.durationMs }, ctx.now()));
   switch (result.kind) {
     case 'verified':
       await store.update((s) => endRunning(s, story.id, ctx.now()));
@@ -71,6 +76,7 @@ export async function runWorkerLane(
       });
       break;
     case 'rate-limited':
+    case 'outside':
     case 'aborted':
       run.busy.delete(story.id);
       await store.update((s) => endRunning(s, story.id, ctx.now(), true));
@@ -92,6 +98,7 @@ export async function runWorkerLane(
         iteration: result.iteration,
         failure: result.failure,
         emit,
+        durationMs: result.durationMs,
       });
       await run.inCheckout(() => run.afterIteration(result.iteration, story.id));
       break;
@@ -106,7 +113,14 @@ export async function runWorkerLane(
  */
 export async function recordFailure(
   run: ParallelRun,
-  failed: { story: Story; attempt: number; iteration: number; failure: AttemptFailure; emit: RunEventSink },
+  failed: {
+    story: Story;
+    attempt: number;
+    iteration: number;
+    failure: AttemptFailure;
+    emit: RunEventSink;
+    durationMs?: number;
+  },
 ): Promise<void> {
   const { ctx } = run;
   const { story, attempt, failure, emit } = failed;
@@ -129,6 +143,7 @@ export async function recordFailure(
     kind: failure.kind,
     reason: failure.reason,
     willRetry: !park,
+    ...(failed.durationMs !== undefined ? { durationMs: failed.durationMs } : {}),
   });
   if (park) {
     emit({ type: 'story-parked', storyId: story.id, attempts: attempt, reason: failure.reason });

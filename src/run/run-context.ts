@@ -18,6 +18,10 @@ export interface LoopLimits {
   maxCostUsd?: number;
   /** First wait after a rate limit; doubles on each further one. */
   rateLimitBackoffMs: number;
+  /** How long an outage (API unreachable, overloaded, erroring) is waited out before the run stops (`--outage-wait`). */
+  outageWaitMs?: number;
+  /** A heartbeat while the agent is silent, this often; absent for none. */
+  heartbeatMs?: number;
 }
 
 export interface LoopOptions {

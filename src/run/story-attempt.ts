@@ -25,6 +25,8 @@ export interface StoryAttemptSpec {
   /** The story's questions a person has answered, for its prompt. */
   answered?: readonly Question[];
   agent: AgentSetup;
+  /** The last iteration number this session may reach, for `iteration N/last` (see `lastIterationOf`). */
+  lastIteration?: number;
   /** Where the attempt's events go, before any lane tag the caller adds. */
   emit: RunEventSink;
   /** What must survive a kill, awaited before the attempt goes on. */
@@ -56,6 +58,7 @@ export async function storyAttemptRequest(spec: StoryAttemptSpec): Promise<Attem
     agent: spec.agent,
     timeoutMs: ctx.limits.timeoutMs,
     idleTimeoutMs: ctx.limits.idleTimeoutMs,
+    ...(ctx.limits.heartbeatMs ? { heartbeatMs: ctx.limits.heartbeatMs } : {}),
     gates: ctx.config.checks,
     killSignal: ctx.killSignal,
     ...(ctx.wrap ? { wrap: ctx.wrap } : {}),
@@ -74,19 +77,30 @@ export async function storyAttemptRequest(spec: StoryAttemptSpec): Promise<Attem
         attempt: spec.attempt,
         maxAttempts: ctx.limits.maxRetries,
         headBefore,
+        agent: spec.agent.adapter.name,
+        ...(spec.lastIteration !== undefined ? { lastIteration: spec.lastIteration } : {}),
       });
     },
     spawned: record.spawned,
-    agentDone: async ({ agent, usage, said }) => {
+    agentDone: async ({ usage, said }) => {
       reportAgentDone(emit, at, said, usage);
-      await record.agentDone({ ...usage, durationMs: agent.durationMs });
+      // The spend counts at once; the time only once the attempt counts (see `attemptDuration`).
+      await record.agentDone({ ...usage, durationMs: 0 });
     },
-    emit: (event) => emit(storyAttemptEvent(event, at)),
+    emit: (event) =>
+      emit(
+        event.type === 'agent-silent'
+          ? { ...event, ...at, agent: spec.agent.adapter.name, attempt: spec.attempt }
+          : storyAttemptEvent(event, at),
+      ),
   };
 }
 
 /** A kernel event as the story runners report it, tagged with the iteration and story. */
-function storyAttemptEvent(event: AttemptEvent, at: { iteration: number; storyId: string }): RunEvent {
+function storyAttemptEvent(
+  event: Exclude<AttemptEvent, { type: 'agent-silent' }>,
+  at: { iteration: number; storyId: string },
+): RunEvent {
   switch (event.type) {
     case 'agent-event':
       return { ...event, ...at };

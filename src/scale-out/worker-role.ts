@@ -9,6 +9,7 @@ import type { ParallelRun } from '../parallel/parallel-run.js';
 import { storyCheckoutOf } from '../parallel/work-story.js';
 import { runWorkerLane } from '../parallel/worker-lane.js';
 import { type AnswerDesk, openAnswerDesk } from '../run/answer-desk.js';
+import { respondToOutside, runAgentRotation } from '../run/outside-response.js';
 import { createRunHooks } from '../run/run-bounds.js';
 import { iterationLogPath } from '../state/layout.js';
 import type { RunState } from '../state/run-state.js';
@@ -36,7 +37,9 @@ export type WorkerOutcome =
   /** Given back (rate limit, interrupt): nothing pushed, the story is planned again. */
   | { kind: 'rate-limited' | 'aborted' }
   /** The agent asked a person (`reason` is the question): nothing pushed, the job's log holds it. */
-  | { kind: 'asked'; reason: string };
+  | { kind: 'asked'; reason: string }
+  /** The agent cannot be used here, or its API stayed out past --outage-wait: nothing pushed or counted. */
+  | { kind: 'agent-unusable' | 'outage'; reason: string };
 
 /**
  * `ralph run --story ID --worker`: the work role as a job of its own. The
@@ -81,11 +84,28 @@ export async function workerRole(role: Role, storyId: string): Promise<WorkerOut
       prd: ctx.source.path,
     }),
   );
+  const agents = runAgentRotation(ctx);
+  const outside = { emit: ctx.emit, agents, signals: [ctx.stopSignal, ctx.killSignal] };
   try {
     for (;;) {
-      const result = await runWorkerLane(run, 1, story, ctx.agent);
+      const agent = agents.current();
+      const result = await runWorkerLane(run, 1, story, agent);
       if (result.kind === 'verified') return await publish(role, story, branch, expected);
       if (result.kind === 'asked') return { kind: 'asked', reason: result.question };
+      if (result.kind === 'outside') {
+        // A job waits out an outage as a run does: the story is not given back for it.
+        const at = { iteration: result.iteration, storyId: story.id };
+        const answer = await respondToOutside(outside, result.failure, agent, at);
+        if (answer.kind === 'stop') {
+          return {
+            kind: answer.reason === 'agent-unusable' ? 'agent-unusable' : 'outage',
+            reason: answer.message,
+          };
+        }
+        if (ctx.stopSignal.aborted || ctx.killSignal.aborted) return { kind: 'aborted' };
+        continue;
+      }
+      agents.succeeded();
       if (result.kind !== 'failed') return { kind: result.kind };
       const record = storyRun(role.store.current, story.id);
       if (record.parked) return await park(role, story, expected, record.attempts, result.failure);

@@ -4,9 +4,9 @@ import { answeredLearning, openQuestionNotes, waitingMessage } from '../core/que
 import { allDoneMessage } from '../core/scope-summary.js';
 import { selectNextStory } from '../core/select.js';
 import type { StopReason } from '../events/run-event.js';
-import { AgentRotation } from '../run/agent-rotation.js';
 import { type AnswerDesk, openAnswerDesk } from '../run/answer-desk.js';
 import { lockTakeoverEvent } from '../run/lock-events.js';
+import { respondToLimit, respondToOutside, runAgentRotation } from '../run/outside-response.js';
 import { readTaskFile } from '../run/read-task-file.js';
 import { recordPass } from '../run/record-pass.js';
 import { announceFinish, announceRun, createRunHooks } from '../run/run-bounds.js';
@@ -18,7 +18,7 @@ import { undoAttempt } from '../run/undo-attempt.js';
 import { iterationLogPath, runFiles } from '../state/layout.js';
 import { acquireLock } from '../state/lock.js';
 import { type RunState, readRunState } from '../state/run-state.js';
-import { markFailed, markStopped, newRunState } from '../state/run-state-update.js';
+import { addUsage, markFailed, markStopped, newRunState } from '../state/run-state-update.js';
 import { runStoryAttempt } from './story-attempt-run.js';
 
 /**
@@ -81,12 +81,8 @@ async function iterate(
     });
   let iterations = 0;
   const passedThisRun = new Set<string>();
-  const agents = new AgentRotation({
-    primary: ctx.agent,
-    fallbacks: ctx.fallbackAgents ?? [],
-    backoffMs: ctx.limits.rateLimitBackoffMs,
-    now: ctx.now,
-  });
+  const agents = runAgentRotation(ctx);
+  const outside = { emit: ctx.emit, agents, signals: [ctx.stopSignal, ctx.killSignal] };
   const finish = async (reason: StopReason, exitCode: ExitCode, message: string): Promise<LoopOutcome> => {
     await hooks.drain(60_000, ctx.killSignal);
     // A stop can come right after a pass: count what the task file says now, not at the last selection.
@@ -158,46 +154,45 @@ async function iterate(
 
     // What background hooks wrote lands now, before the attempt records its HEAD.
     await hooks.betweenIterations();
+    const agent = agents.current();
+    // Iteration numbers go on over every session; the limit counts this session's counted iterations.
+    const lastIteration = state.iteration + maxIterations - iterations;
     const result = await runStoryAttempt(
       ctx,
       state,
       selection.story,
-      agents.current(),
+      agent,
       desk.answered(selection.story.id),
+      lastIteration,
     );
     state = result.state;
     const { verdict, story } = result;
-    if (verdict.kind === 'rate-limited') {
+    if (verdict.kind === 'rate-limited' || verdict.kind === 'outside') {
+      // Not the story's doing: rolled back, and not counted.
       await rollBack(ctx, story.id, result.state.current?.attempt ?? 1, result.headBefore);
       state = undoAttempt(state, story.id, ctx.now());
       await saveState(ctx, state);
+      const at = { iteration: state.iteration, storyId: story.id };
+      if (verdict.kind === 'outside') {
+        const answer = await respondToOutside(outside, verdict.failure, agent, at);
+        if (answer.kind === 'stop') return finish(answer.reason, answer.exitCode, answer.message);
+        continue;
+      }
       const limit = {
         message: result.rateLimit?.message ?? 'rate limited',
         ...(result.rateLimit?.resetsAt ? { resetsAt: result.rateLimit.resetsAt } : {}),
+        ...(verdict.quota ? { quota: true } : {}),
       };
-      await agents.rateLimited(
-        limit,
-        {
-          switched: (from, to, reason) => ctx.emit({ type: 'agent-switched', from, to, reason }),
-          waiting: (waitMs) =>
-            ctx.emit({
-              type: 'rate-limited',
-              iteration: state.iteration,
-              storyId: story.id,
-              waitMs,
-              ...limit,
-            }),
-        },
-        ctx.stopSignal,
-        ctx.killSignal,
-      );
+      await respondToLimit(outside, limit, agent, at);
       continue;
     }
     agents.succeeded();
     iterations++;
 
+    // A story's time is the time its counted attempts ran, not time waited or interrupted.
+    const timed = (s: typeof state) => addUsage(s, story.id, { durationMs: result.durationMs }, ctx.now());
     if (verdict.kind === 'pass') {
-      state = await recordPass(ctx, state, {
+      state = await recordPass(ctx, timed(state), {
         story,
         headBefore: result.headBefore,
         commits: result.commits,
@@ -242,7 +237,7 @@ async function iterate(
       return finish('interrupted', ExitCode.Interrupted, 'stopped; the interrupted attempt was rolled back');
     }
     const park = attempt >= ctx.limits.maxRetries;
-    state = markFailed(state, story.id, {
+    state = markFailed(timed(state), story.id, {
       reason: verdict.reason,
       kind: verdict.kind,
       now: ctx.now(),
@@ -260,6 +255,7 @@ async function iterate(
       kind: verdict.kind,
       reason: verdict.reason,
       willRetry: !park,
+      durationMs: result.durationMs,
     });
     if (park)
       ctx.emit({ type: 'story-parked', storyId: story.id, attempts: attempt, reason: verdict.reason });

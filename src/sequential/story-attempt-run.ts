@@ -36,6 +36,7 @@ export async function runStoryAttempt(
   story: Story,
   agent: AgentSetup = ctx.agent,
   answered: readonly Question[] = [],
+  lastIteration?: number,
 ): Promise<AttemptResult> {
   const previous = storyRun(state, story.id);
   let next = state;
@@ -50,6 +51,7 @@ export async function runStoryAttempt(
       ...(previous.lastFailure ? { lastFailure: previous.lastFailure } : {}),
       answered,
       agent,
+      ...(lastIteration !== undefined ? { lastIteration } : {}),
       emit: ctx.emit,
       record: {
         begin: async (headBefore, agentToken) => {
@@ -77,7 +79,7 @@ export async function runStoryAttempt(
     commits: [...facts.commits],
     signals: facts.said,
     summary: outcome.summary,
-    durationMs: facts.agent.durationMs,
+    durationMs: outcome.durationMs,
     costUsd,
     ...(facts.agent.rateLimit ? { rateLimit: facts.agent.rateLimit } : {}),
   };

@@ -28,6 +28,8 @@ const LimitsSchema = z.strictObject({
   idleTimeout: Seconds.default(300),
   maxRetries: z.number().int().positive().default(3),
   maxCost: z.number().positive().nullable().default(null),
+  /** How long an API outage (unreachable, overloaded, server errors) is waited out before the run stops with exit 3; default 7200. */
+  outageWait: Seconds.optional(),
 });
 
 export const HookSchema = z

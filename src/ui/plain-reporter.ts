@@ -3,6 +3,7 @@ import { formatUsd as money } from '../core/money.js';
 import { visibleText } from '../core/visible-text.js';
 import type { EventOf, RunEvent } from '../events/run-event.js';
 import { describeHookEvent } from './hook-lines.js';
+import { duration } from './tui/model/format.js';
 
 export interface PlainReporterOptions {
   /** Also show the agent's own text and tool results (`-v`). */
@@ -43,7 +44,7 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
     case 'iteration-started':
       if (event.mode !== undefined)
         return `iteration ${event.iteration}/${event.maxIterations}: ${event.mode}${event.step ? ` ${event.step.id}: ${firstLine(event.step.prompt.trim())}` : ''}`;
-      return `iteration ${event.iteration}/${event.maxIterations}: ${event.storyId} ${event.title} (attempt ${event.attempt}/${event.maxAttempts})`;
+      return `iteration ${event.iteration}/${event.lastIteration ?? event.maxIterations}: ${event.storyId} ${event.title} (attempt ${event.attempt}/${event.maxAttempts})`;
     case 'agent-event':
       return describeAgentEvent(event.event, verbose);
     case 'agent-exited':
@@ -56,8 +57,15 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
       return `  signal ${event.signal.toUpperCase()} ${event.detail}`;
     case 'check-started':
       return `  check: ${event.command}`;
-    case 'check-finished':
-      return `  check ${event.exitCode === 0 ? 'passed' : `failed (exit ${event.exitCode})`}: ${event.command} ${seconds(event.durationMs)}`;
+    case 'check-finished': {
+      const line = `  check ${event.exitCode === 0 ? 'passed' : `failed (exit ${event.exitCode})`}: ${event.command} ${seconds(event.durationMs)}`;
+      // With -v a failed gate shows what it said, as the next attempt's prompt does.
+      const said = event.outputTail.trimEnd();
+      return verbose && event.exitCode !== 0 && said !== ''
+        ? `${line}
+${indent(said)}`
+        : line;
+    }
     case 'story-passed':
       return `✓ ${event.storyId} passed on attempt ${event.attempt}: ${event.commits.map((c) => c.sha.slice(0, 7)).join(', ')} (${money(event.costUsd)}, ${seconds(event.durationMs)})`;
     case 'attempt-failed':
@@ -124,7 +132,7 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
     case 'goal-complete-refused':
       return `  ${firstLine(event.reason.trim())}`;
     case 'waiting':
-      return `waiting (${event.reason}): ${firstLine(event.message)}${event.until ? ` until ${event.until}` : ''}`;
+      return `waiting (${event.reason}): ${firstLine(event.message)}${event.waitMs !== undefined ? `; next try in ${duration(event.waitMs)}` : ''}${event.until ? ` (at ${event.until.slice(11, 19)})` : ''}`;
     case 'agent-unusable':
       return `✗ ${event.agent}: ${firstLine(event.message)}; ${event.fix}`;
     case 'question-asked':
@@ -134,7 +142,7 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
     case 'webhook-failed':
       return `  webhook ${event.webhook} could not be told of ${event.event} (${event.error}, after ${event.tries} ${event.tries === 1 ? 'try' : 'tries'}); its later failures are not shown`;
     case 'agent-silent':
-      return `  ${event.storyId ? `${event.storyId}: ` : ''}${event.agent} silent for ${Math.round(event.silentMs / 1000)} s${event.attempt ? `, attempt ${event.attempt}` : ''}, ${seconds(event.elapsedMs)}`;
+      return `  ${event.storyId ? `${event.storyId}: ` : ''}${event.agent} silent for ${Math.round(event.silentMs / 1000)} s${event.attempt ? `, attempt ${event.attempt}` : ''}, ${duration(event.elapsedMs).replace(' ', '')}`;
     case 'worker-finished':
     case 'integrate-finished':
       // Their commands say what became of the job in a line of their own.
@@ -213,7 +221,9 @@ function describeAgentEvent(event: AgentEvent, verbose: boolean): string | null 
 export function describeRetry(event: RetryEvent): string {
   const what = [event.status, event.reason].filter((p) => p !== undefined && p !== '').join(' ');
   const wait = event.delayMs === undefined ? '' : ` in ${seconds(event.delayMs)}`;
-  return `API request failed (${what}); retry ${event.attempt}/${event.maxRetries}${wait}`;
+  // Codex waiting for the network counts nothing.
+  const which = event.maxRetries === 0 ? 'retrying' : `retry ${event.attempt}/${event.maxRetries}`;
+  return `API request failed (${what}); ${which}${wait}`;
 }
 
 /** `1 iteration`, `2 iterations`. */

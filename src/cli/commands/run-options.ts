@@ -34,6 +34,9 @@ export function addReachOptions(command: Command, wait: string): Command {
     .option('--wait', wait);
 }
 
+export const OUTAGE_WAIT_HELP =
+  'how long to wait out an unreachable, overloaded or failing agent API before stopping with exit 3 (default 7200)';
+
 export const FORCE_HELP =
   "take the run's lock even if another run seems to hold it (only when you know that run is gone)";
 
@@ -67,6 +70,7 @@ export function addRunOptions(command: Command): Command {
     .option('--idle-timeout <secs>', 'kill an agent silent this long (default 300)', positiveInt)
     .option('--max-retries <n>', 'attempts per story before it is parked (default 3)', positiveInt)
     .option('--max-cost <usd>', 'stop before exceeding this spend', positiveNumber)
+    .option('--outage-wait <secs>', OUTAGE_WAIT_HELP, positiveInt)
     .option('-s, --story <id>', 'run only this story')
     .option('-r, --resume-from <id>', 'skip stories before this one')
     .option('-d, --dry-run', 'print the prompt for the next story; run nothing')

@@ -46,6 +46,10 @@ function exitCodeOf(outcome: WorkerOutcome): number {
       return ExitCode.Success;
     case 'aborted':
       return ExitCode.Interrupted;
+    case 'agent-unusable':
+      return ExitCode.AgentUnusable;
+    case 'outage':
+      return ExitCode.LimitReached;
     default:
       return ExitCode.WorkLeft;
   }
@@ -69,5 +73,8 @@ function describe(storyId: string, outcome: WorkerOutcome): string {
       return `${storyId} interrupted; nothing pushed, it will be planned again`;
     case 'asked':
       return `${storyId} asks: ${visibleText(outcome.reason)}; nothing pushed`;
+    case 'agent-unusable':
+    case 'outage':
+      return `${storyId} was not worked: ${outcome.reason}; nothing pushed or counted`;
   }
 }

@@ -62,6 +62,7 @@ export function createController(session: TuiSession, options: ControllerOptions
     merge: session.merge !== undefined,
     clean: session.clean !== undefined,
     answer: session.answer !== undefined,
+    recheckAgent: session.recheckAgent !== undefined,
   };
   let state = initialState(
     session,
@@ -220,6 +221,13 @@ export function createController(session: TuiSession, options: ControllerOptions
           .then(() => reload(name));
         break;
       }
+      case 'recheck-agent':
+        (session.recheckAgent?.(effect.name) ?? Promise.reject(new Error('not available'))).then(
+          (result) => dispatch({ type: 'agent-rechecked', name: effect.name, ...result }),
+          (error: unknown) =>
+            dispatch({ type: 'agent-rechecked', name: effect.name, ok: false, message: message(error) }),
+        );
+        break;
     }
   }
 

@@ -153,6 +153,8 @@ export interface TuiSession {
   };
   /** Merge the PRD's branch into the branch it started from. */
   merge?(name: string): Promise<ActionResult>;
+  /** After the agent could not be used: one tiny real request to see whether it is fixed. */
+  recheckAgent?(name: string): Promise<ActionResult>;
   /** Remove the PRD's worktree (the branch stays). */
   clean?(name: string): Promise<ActionResult>;
   /** Records a person's answer to a question of the PRD's run (as `ralph answer` does). */

@@ -1,5 +1,6 @@
 import { Text } from 'ink';
 import { duration } from '../model/format.js';
+import { isActive } from '../model/run-view.js';
 import type { PrdView } from '../model/tui-state.js';
 import { useColor } from './colors.js';
 
@@ -15,6 +16,22 @@ export const silentAfterMs = (idleTimeoutMs: number): number =>
 export function ActivityBar({ prd, nowMs }: { prd: PrdView; nowMs: number }) {
   const color = useColor();
   const { run, summary } = prd;
+  if (run.unusable !== null) {
+    const { message, fix } = run.unusable;
+    return (
+      <Text color="red" wrap="truncate-end">
+        ✗ {message}; {fix} · r checks again
+      </Text>
+    );
+  }
+  if (run.waiting !== null && isActive(run)) {
+    const left = Math.max(0, run.waiting.untilMs - nowMs);
+    return (
+      <Text color="yellow" wrap="truncate-end">
+        ⏳ waiting ({run.waiting.reason}) · next try in {duration(left)} · {run.waiting.message}
+      </Text>
+    );
+  }
   const current = run.phase === 'running' ? run.current : null;
   const silentMs = current?.agentRunning ? nowMs - current.heardAtMs : 0;
   const silent = silentMs >= silentAfterMs(summary.idleTimeoutMs);

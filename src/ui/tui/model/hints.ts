@@ -53,10 +53,15 @@ export function footerHints(state: TuiState, width: number, helpPages = 1): stri
   if (view.kind === 'settings' && view.editing !== null) return fitHints(EDITING_HINTS, [], width);
   if (view.kind === 'prompt') return fitHints(PROMPT_HINTS, [], width);
   if (view.kind === 'answer') return fitHints(ANSWER_HINTS, [], width);
-  const hints = [
+  const base = [
     ...(view.kind === 'dashboard' && focusWaits(state) ? ['a answer'] : []),
     ...(VIEW_HINTS[view.kind] ?? []),
   ];
+  // An agent that cannot be used is not offered `s` until a check (`r`) shows it fixed.
+  const unusable = state.prds[state.selected]?.run.unusable != null;
+  const hints = unusable
+    ? ['r check agent', ...base.filter((h) => h !== 's start' && h !== 's run again')]
+    : base;
   const more = view.kind === 'help' && helpPages > 1 ? ['space more'] : [];
   return fitHints([...more, ...hints], ALWAYS, width);
 }

@@ -40,7 +40,8 @@ export type Effect =
   | { type: 'load-diff'; name: string; storyId: string | null }
   | { type: 'save-settings'; patch: SettingsPatch }
   | { type: 'answer'; name: string; storyId: string; questionId: string; text: string }
-  | { type: 'hand-off'; request: HandOffRequest };
+  | { type: 'hand-off'; request: HandOffRequest }
+  | { type: 'recheck-agent'; name: string };
 
 export interface KeyResult {
   state: TuiState;
@@ -54,6 +55,8 @@ export interface Capabilities {
   clean: boolean;
   /** Answers questions (`a`); off when left out. */
   answer?: boolean;
+  /** The session can check an agent again after it could not be used. */
+  recheckAgent?: boolean;
 }
 
 export const ITERATION_STEP = 5;
@@ -155,6 +158,13 @@ function globalKey(state: TuiState, press: KeyPress, can: Capabilities): KeyResu
   switch (key) {
     case 's':
       return startPrd(state, prd);
+    case 'r':
+      if (prd.run.unusable === null) return none(state);
+      if (!can.recheckAgent) return flash(state, `${prd.run.unusable.fix}`);
+      return {
+        state: { ...state, flash: `checking ${prd.run.unusable.agent} with one tiny request…` },
+        effects: [{ type: 'recheck-agent', name }],
+      };
     case 'p':
       return controlPrd(state, prd, 'pause');
     case 'x':
@@ -208,6 +218,10 @@ function withPrd(state: TuiState, change: (p: PrdView) => PrdView): TuiState {
 
 function startPrd(state: TuiState, prd: PrdView): KeyResult {
   if (isActive(prd.run)) return flash(state, `${prd.summary.name} is already running`);
+  // Starting would only fail the same way: fixed first, then `r` checks it and `s` is back.
+  const unusable = prd.run.unusable;
+  if (unusable !== null)
+    return flash(state, `not started: r checks ${unusable.agent} again once fixed (${unusable.fix})`);
   const prds = state.prds.map((p) =>
     p === prd ? { ...p, run: { ...p.run, phase: 'starting' as const, error: null } } : p,
   );

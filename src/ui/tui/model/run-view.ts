@@ -86,6 +86,12 @@ export interface RunView {
   hooks: readonly HookTaskLine[];
   /** A parallel run's workers and merge queue; null for a sequential run. */
   lanes: Lanes | null;
+  /** The last iteration number the running session may reach, as the runner said; null before it did. */
+  last: number | null;
+  /** The run waits on the world outside (an outage, a quota): until when, and why. */
+  waiting: { reason: string; message: string; untilMs: number } | null;
+  /** The agent cannot authenticate or start: the sentence, until a check shows it fixed (`s` is not offered). */
+  unusable: { agent: string; message: string; fix: string } | null;
 }
 
 export function initialRunView(summary: PrdSummary, logCapacity?: number): RunView {
@@ -111,12 +117,15 @@ export function initialRunView(summary: PrdSummary, logCapacity?: number): RunVi
     mode: summary.goal?.mode ?? null,
     hooks: summary.goal?.hookTasks ?? [],
     lanes: null,
+    last: null,
+    waiting: null,
+    unusable: null,
   };
 }
 
 /** The last iteration the limit allows: what the header shows after the slash. */
 export const lastIteration = (run: RunView): number =>
-  run.iteration + Math.max(0, run.maxIterations - run.counted);
+  run.last ?? run.iteration + Math.max(0, run.maxIterations - run.counted);
 
 /**
  * Log lines said in the TUI's own terms rather than the plain reporter's:
@@ -200,6 +209,8 @@ export function reloadedRun(run: RunView, summary: PrdSummary): RunView {
     ...run,
     maxIterations: summary.maxIterations,
     counted: 0,
+    // The next session's last iteration is the next run's to say; until then, from the summary.
+    last: null,
     iteration: Math.max(run.iteration, summary.iteration),
   };
 }
@@ -232,6 +243,8 @@ export function reduceRun(run: RunView, summary: PrdSummary, event: SessionEvent
         phase: 'running',
         iteration: event.iteration,
         counted: run.counted + 1,
+        last: event.lastIteration ?? null,
+        waiting: null,
         current: {
           storyId,
           title,
@@ -253,11 +266,8 @@ export function reduceRun(run: RunView, summary: PrdSummary, event: SessionEvent
       // A parallel run's agents exit in any order: the event says whose it was.
       const storyId = event.storyId ?? current.storyId;
       const agentRunning = storyId === current.storyId ? false : current.agentRunning;
-      const exited = { ...next, current: { ...current, agentRunning } };
-      return patchStory(exited, storyId, (s) => ({
-        ...s,
-        durationMs: s.durationMs + event.durationMs,
-      }));
+      // The story's time grows when the attempt counts (attempt-failed, story-passed), not here.
+      return { ...next, current: { ...current, agentRunning } };
     }
     case 'usage':
       // A goal iteration's spend is its step's.
@@ -284,7 +294,11 @@ export function reduceRun(run: RunView, summary: PrdSummary, event: SessionEvent
       };
     case 'attempt-failed':
       return {
-        ...patchStory(next, event.storyId ?? '', (s) => ({ ...s, lastFailure: event.reason })),
+        ...patchStory(next, event.storyId ?? '', (s) => ({
+          ...s,
+          lastFailure: event.reason,
+          durationMs: s.durationMs + (event.durationMs ?? 0),
+        })),
         activity: `✗ ${event.storyId} attempt ${event.attempt} failed: ${firstLine(event.reason)}`,
       };
     case 'story-parked':
@@ -310,7 +324,21 @@ export function reduceRun(run: RunView, summary: PrdSummary, event: SessionEvent
     case 'agent-switched':
       return { ...next, counted: Math.max(0, run.counted - 1) };
     case 'max-iterations-changed':
-      return { ...next, maxIterations: event.maxIterations };
+      return {
+        ...next,
+        maxIterations: event.maxIterations,
+        last: run.last === null ? null : run.last + event.maxIterations - run.maxIterations,
+      };
+    case 'waiting': {
+      const untilMs = event.until ? Date.parse(event.until) : nowMs + (event.waitMs ?? 0);
+      const waiting = { reason: event.reason, message: event.message, untilMs };
+      return { ...givenBack(next, event.storyId), waiting, activity: event.message };
+    }
+    case 'agent-unusable':
+      return {
+        ...givenBack(next, run.current?.storyId),
+        unusable: { agent: event.agent, message: event.message, fix: event.fix },
+      };
     case 'hook-started':
     case 'hook-finished':
     case 'hook-committed':
@@ -319,10 +347,17 @@ export function reduceRun(run: RunView, summary: PrdSummary, event: SessionEvent
     case 'stop-requested':
       return { ...next, stopping: event.how === 'graceful' ? 'pause' : 'stop' };
     case 'run-finished':
-      return endRun(next, run, nowMs, { ...event, parked: event.parked });
+      return endRun({ ...next, waiting: null }, run, nowMs, { ...event, parked: event.parked });
     default:
       return next;
   }
+}
+
+/** The world outside ended the attempt: it is not counted, so the story shows the attempts before it. */
+function givenBack(run: RunView, storyId: string | undefined): RunView {
+  const current = run.current;
+  if (current === null || storyId === undefined || current.storyId !== storyId) return run;
+  return patchStory(run, storyId, (s) => ({ ...s, attempts: Math.max(0, current.attempt - 1) }));
 }
 
 /** A loop started (or resumed): a fresh session's figures, the stories as the summary has them. */
@@ -340,6 +375,8 @@ export function startRun(
     interruption: null,
     winding: false,
     counted: 0,
+    last: null,
+    waiting: null,
     startedAtMs: nowMs,
     finishedAtMs: null,
     costUsd: summary.costUsd,

@@ -109,7 +109,9 @@ export type Action =
   | { type: 'settings-saved'; settings: TuiSettings; issues: readonly string[] }
   | { type: 'flash'; message: string }
   | { type: 'step'; name: string; step: StepName; view: StepView }
-  | { type: 'hand-off-done'; request: HandOffRequest; result: HandOffResult };
+  | { type: 'hand-off-done'; request: HandOffRequest; result: HandOffResult }
+  /** The agent was checked again (`r`): fixed, or still not usable. */
+  | { type: 'agent-rechecked'; name: string; ok: boolean; message: string };
 
 export interface InitOptions {
   logCapacity?: number;
@@ -171,11 +173,15 @@ export function reduce(state: TuiState, action: Action): TuiState {
       if (event.type === 'run-started') next = { ...next, agentProblem: null };
       const finished = finishOf(event);
       if (finished !== null) {
-        const paused = finished.reason === 'interrupted';
+        // An agent that cannot be used stays on the dashboard with its sentence: nothing is complete.
+        const paused = finished.reason === 'interrupted' || finished.reason === 'agent-unusable';
         next = { ...next, lastExitCode: finished.exitCode };
         const isSelected = selectedPrd(next)?.summary.name === name;
         const kind = next.view.kind;
+        const unusable = next.prds.find((p) => p.summary.name === name)?.run.unusable ?? null;
         if (!isSelected) next = { ...next, flash: `${name}: ${finished.message}` };
+        else if (unusable !== null && finished.reason === 'agent-unusable')
+          next = { ...next, view: unusableNotice(unusable), flash: null };
         else if (paused) next = { ...next, flash: null };
         else if (next.quit === 'none' && (kind === 'dashboard' || kind === 'log' || kind === 'diff'))
           next = { ...next, view: { kind: 'completion' }, flash: null };
@@ -246,6 +252,14 @@ export function reduce(state: TuiState, action: Action): TuiState {
     }
     case 'flash':
       return { ...state, flash: action.message };
+    case 'agent-rechecked':
+      return {
+        ...updatePrd(state, action.name, (p) => ({
+          ...p,
+          run: action.ok ? { ...p.run, unusable: null, error: null } : p.run,
+        })),
+        flash: action.message,
+      };
   }
 }
 
@@ -273,4 +287,14 @@ function handOffDone(state: TuiState, request: HandOffRequest, result: HandOffRe
   }
   const added: PrdView = { summary: prd, run: initialRunView(prd), pickedStory: null, logTop: null };
   return { ...back, prds: [...back.prds, added], selected: back.prds.length, view: notice };
+}
+
+/** The whole sentence of an agent that cannot be used, wrapped: the activity line has room for its start only. */
+function unusableNotice(unusable: { agent: string; message: string; fix: string }): View {
+  return {
+    kind: 'notice',
+    title: `${unusable.agent} cannot be used`,
+    text: `${unusable.message}.\n\nTo fix it: ${unusable.fix}.\n\nNothing was counted or parked. Once it is fixed, r checks the agent with one tiny request, and s is offered again.`,
+    tone: 'bad',
+  };
 }
