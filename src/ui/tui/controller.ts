@@ -14,7 +14,7 @@ import {
   requestQuit,
   type ViewMetrics,
 } from './model/keys.js';
-import { lastIteration } from './model/run-view.js';
+import { lastIteration, withLimit } from './model/run-view.js';
 import { type Action, initialState, reduce, type TuiState } from './model/tui-state.js';
 import type { SessionEvent, TerminalLease, TuiSession } from './session.js';
 
@@ -164,7 +164,9 @@ export function createController(session: TuiSession, options: ControllerOptions
         dispatch({ type: 'max-iterations-set', name: effect.name, value });
         const run = state.prds.find((p) => p.summary.name === effect.name)?.run;
         if (run !== undefined)
-          flash(`${effect.name}: up to iteration ${lastIteration(run)} (${value} this session)`);
+          flash(
+            `${effect.name}: up to iteration ${lastIteration(withLimit(run, value))} (${value} this session)`,
+          );
         break;
       }
       case 'load-diff':

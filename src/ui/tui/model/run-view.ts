@@ -127,6 +127,13 @@ export function initialRunView(summary: PrdSummary, logCapacity?: number): RunVi
 export const lastIteration = (run: RunView): number =>
   run.last ?? run.iteration + Math.max(0, run.maxIterations - run.counted);
 
+/** A new limit for this session (`+`/`-`, or the engine's word): the last iteration moves with it. */
+export const withLimit = (run: RunView, maxIterations: number): RunView => ({
+  ...run,
+  maxIterations,
+  last: run.last === null ? null : run.last + (maxIterations - run.maxIterations),
+});
+
 /**
  * Log lines said in the TUI's own terms rather than the plain reporter's:
  * iteration numbers count on over every session of the run, `p` pauses and
@@ -135,7 +142,7 @@ export const lastIteration = (run: RunView): number =>
 function tuiNote(run: RunView, event: SessionEvent): LogState | null {
   switch (event.type) {
     case 'max-iterations-changed': {
-      const last = lastIteration({ ...run, maxIterations: event.maxIterations });
+      const last = lastIteration(withLimit(run, event.maxIterations));
       return note(
         run.log,
         'info',
@@ -324,11 +331,7 @@ export function reduceRun(run: RunView, summary: PrdSummary, event: SessionEvent
     case 'agent-switched':
       return { ...next, counted: Math.max(0, run.counted - 1) };
     case 'max-iterations-changed':
-      return {
-        ...next,
-        maxIterations: event.maxIterations,
-        last: run.last === null ? null : run.last + event.maxIterations - run.maxIterations,
-      };
+      return withLimit(next, event.maxIterations);
     case 'waiting': {
       const untilMs = event.until ? Date.parse(event.until) : nowMs + (event.waitMs ?? 0);
       const waiting = { reason: event.reason, message: event.message, untilMs };

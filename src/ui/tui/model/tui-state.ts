@@ -13,7 +13,15 @@ import type {
   TuiSettings,
 } from '../session.js';
 import { finishOf } from './goal-event.js';
-import { initialRunView, isActive, type RunView, reduceRun, reloadedRun, withStep } from './run-view.js';
+import {
+  initialRunView,
+  isActive,
+  type RunView,
+  reduceRun,
+  reloadedRun,
+  withLimit,
+  withStep,
+} from './run-view.js';
 import type { StepName, StepView } from './steps.js';
 
 export interface PrdView {
@@ -224,7 +232,7 @@ export function reduce(state: TuiState, action: Action): TuiState {
       return { ...state, agentProblem: problem, view };
     }
     case 'max-iterations-set':
-      return updatePrd(state, action.name, (p) => ({ ...p, run: { ...p.run, maxIterations: action.value } }));
+      return updatePrd(state, action.name, (p) => ({ ...p, run: withLimit(p.run, action.value) }));
     case 'step':
       return updatePrd(state, action.name, (p) => ({ ...p, run: withStep(p.run, action.step, action.view) }));
     case 'hand-off-done':
