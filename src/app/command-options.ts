@@ -42,6 +42,8 @@ export interface RunOptions extends WorkspaceFlags, SourceFlags {
   idleTimeout?: number;
   maxRetries?: number;
   maxCost?: number;
+  /** `--outage-wait SECS`: how long an API outage is waited out. */
+  outageWait?: number;
   story?: string;
   resumeFrom?: string;
   dryRun?: boolean;
@@ -51,6 +53,10 @@ export interface RunOptions extends WorkspaceFlags, SourceFlags {
   log?: string;
   parallel?: number;
   worker?: boolean;
+  /** `--notify URL`, repeatable: webhooks for this run, beside the config's. */
+  notify?: string[];
+  /** `--wait`: wait for answers when only stories waiting for them are left. */
+  wait?: boolean;
 }
 
 export interface GoalOptions extends WorkspaceFlags {
@@ -67,11 +73,15 @@ export interface GoalOptions extends WorkspaceFlags {
   idleTimeout?: number;
   maxRetries?: number;
   maxCost?: number;
+  outageWait?: number;
   dryRun?: boolean;
   headless?: boolean;
   json?: boolean;
   verbose?: boolean;
   log?: string;
+  notify?: string[];
+  /** `--wait`: when the agent needs a person, wait for the answer instead of stopping. */
+  wait?: boolean;
 }
 
 /** Iterations a goal run may use when neither the command line, the goal file nor the config says. */

@@ -7,11 +7,18 @@ import { goalRunFiles, readGoalProgress } from '../goal/progress-file.js';
 import type { GoalProgress } from '../goal/progress-schema.js';
 import { watchControlFile } from '../run/control-watch.js';
 import { onComplete } from '../run/on-complete.js';
-import { agentTimeLimits, envMs, maxCostUsd, rateLimitBackoffMs } from '../run/run-limits.js';
+import {
+  agentTimeLimits,
+  envMs,
+  heartbeatMs,
+  maxCostUsd,
+  outageWaitMs,
+  rateLimitBackoffMs,
+} from '../run/run-limits.js';
 import { enterPlace, workspaceMode } from '../run/workspace.js';
 import type { Config } from '../state/config.js';
 import { runDir } from '../state/layout.js';
-import { acquireLock, type LockHandle } from '../state/lock.js';
+import { acquireLock, type LockHandle, whileHolding } from '../state/lock.js';
 import { DEFAULT_GOAL_MAX_ITERATIONS, type GoalOptions } from './command-options.js';
 import { onCompleteWanted, setUpRunAgents } from './run-setup.js';
 
@@ -62,19 +69,20 @@ export async function executeGoal(
     kill: run.kill,
     emit: run.emit,
   });
-  try {
-    return await goalLocked(
-      root,
-      config,
-      spec,
-      opts,
-      { ...run, stop: control.stop, kill: control.kill },
-      lock,
-    );
-  } finally {
-    await control.dispose();
-    await lock.release();
-  }
+  return whileHolding(lock, async () => {
+    try {
+      return await goalLocked(
+        root,
+        config,
+        spec,
+        opts,
+        { ...run, stop: control.stop, kill: control.kill },
+        lock,
+      );
+    } finally {
+      await control.dispose();
+    }
+  });
 }
 
 async function goalLocked(
@@ -114,6 +122,8 @@ async function goalLocked(
       ...(maxCost !== undefined ? { maxCostUsd: maxCost } : {}),
       rateLimitBackoffMs: rateLimitBackoffMs(),
       hookDrainMs: envMs('RALPH_HOOK_DRAIN_MS', HOOK_DRAIN_MS),
+      outageWaitMs: outageWaitMs(config, opts),
+      heartbeatMs: heartbeatMs(),
     },
     promptTemplate: run.promptTemplate,
     stopSignal: run.stop,
@@ -121,6 +131,7 @@ async function goalLocked(
     emit: run.emit,
     lock,
     ...(opts.allowDirty ? { allowDirty: true } : {}),
+    ...(opts.wait ? { waitForAnswers: true } : {}),
   });
   const { push, createPR } = onCompleteWanted(opts, config);
   if (outcome.exitCode === ExitCode.Success && place.branch && (push || createPR)) {

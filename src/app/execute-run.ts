@@ -11,7 +11,7 @@ import { startWorkspace, type Workspace, workspaceMode } from '../run/workspace.
 import { type LoopOutcome, runLoop } from '../sequential/sequential-runner.js';
 import type { Config } from '../state/config.js';
 import { runFiles } from '../state/layout.js';
-import { acquireLock, type LockHandle } from '../state/lock.js';
+import { acquireLock, type LockHandle, whileHolding } from '../state/lock.js';
 import { readRunState } from '../state/run-state.js';
 import type { RunOptions } from './command-options.js';
 import { onCompleteWanted, setUpRunAgents } from './run-setup.js';
@@ -53,12 +53,13 @@ export async function executeRun(
     kill: run.kill,
     emit: run.emit,
   });
-  try {
-    return await runLocked(ctx, config, opts, { ...run, stop: control.stop, kill: control.kill }, lock);
-  } finally {
-    await control.dispose();
-    await lock.release();
-  }
+  return whileHolding(lock, async () => {
+    try {
+      return await runLocked(ctx, config, opts, { ...run, stop: control.stop, kill: control.kill }, lock);
+    } finally {
+      await control.dispose();
+    }
+  });
 }
 
 async function runLocked(
@@ -89,6 +90,7 @@ async function runLocked(
     stopSignal: run.stop,
     killSignal: run.kill,
     ...(run.steering ? { steering: run.steering } : {}),
+    ...(opts.wait ? { waitForAnswers: true } : {}),
     emit: run.emit,
     lock,
     ...(opts.allowDirty ? { allowDirty: true } : {}),

@@ -1,9 +1,11 @@
 import type { TaskContext } from '../app/task-context.js';
 import { ExitCode } from '../core/errors.js';
+import { answeredFor, waitingStories } from '../core/questions.js';
 import { selectNextStory } from '../core/select.js';
 import { storyPromptFor } from '../run/story-prompt.js';
 import { openTaskSource } from '../sources/load-task-source.js';
 import type { Config } from '../state/config.js';
+import { listQuestions } from '../state/questions.js';
 import type { RunOptions } from './commands/run-options.js';
 
 /**
@@ -16,15 +18,17 @@ export async function dryRun(
   opts: Pick<RunOptions, 'story' | 'resumeFrom' | 'maxRetries'>,
   promptTemplate: string,
 ): Promise<number> {
+  const questions = await listQuestions(ctx.target.runDir);
   const selection = selectNextStory(ctx.prd.stories, {
     onlyStoryId: opts.story,
     resumeFromId: opts.resumeFrom,
+    waiting: waitingStories(questions),
   });
   if (selection.kind !== 'story') {
     console.log(
       selection.kind === 'all-done'
         ? 'nothing to do: every story in scope has passed'
-        : 'every remaining story is blocked',
+        : 'every remaining story is blocked or waits for an answer',
     );
     return ExitCode.Success;
   }
@@ -39,6 +43,9 @@ export async function dryRun(
       maxRetries: opts.maxRetries ?? config.limits.maxRetries,
     },
     selection.story,
+    1,
+    undefined,
+    answeredFor(questions, selection.story.id),
   );
   process.stdout.write(prompt);
   const switches = Object.entries(config.prompt).map(([name, on]) => `${name} ${on ? 'on' : 'off'}`);

@@ -1,5 +1,6 @@
 import { type EventFollower, type EventSinks, openEventSinks } from '../app/event-sinks.js';
 import type { RunEventRecordSink } from '../events/run-event.js';
+import type { WebhookTarget } from '../ui/webhook-sink.js';
 
 /** The output flags of the loop commands. */
 export interface OutputFlags {
@@ -22,6 +23,7 @@ export function openRunSinks(
     screen?: boolean;
     listeners?: readonly RunEventRecordSink[];
     followers?: readonly EventFollower[];
+    webhooks?: readonly WebhookTarget[];
   },
 ): EventSinks {
   const screen = flags.screen !== false;
@@ -35,6 +37,7 @@ export function openRunSinks(
       : {}),
     ...(flags.listeners ? { listeners: flags.listeners } : {}),
     ...(flags.followers ? { followers: flags.followers } : {}),
+    ...(flags.webhooks?.length ? { webhooks: flags.webhooks } : {}),
   });
 }
 

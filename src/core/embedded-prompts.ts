@@ -73,7 +73,13 @@ Output of the failing check (last lines):
 Iteration {{humanNeeded.iteration}} stopped the run because it needed a person: {{humanNeeded.reason}}
 {{humanNeeded.details}}
 
+{{#if humanNeeded.answer}}
+You asked this; the answer is: {{humanNeeded.answer}}
+
+Go on with that answer. Report \`needs-human\` again only if it does not settle the matter.
+{{else}}
 The run has been resumed since. Check first whether the problem is solved; if it is not, report \`needs-human\` again.
+{{/if}}
 {{/if}}
 
 ## Rules
@@ -106,7 +112,7 @@ End your final message with one fenced \`json\` block, for example:
 }
 \`\`\`
 
-- \`status\`: \`continue\` while there is more to do; \`goal-complete\` when the goal is achieved, with \`"goalCompleteSummary"\` describing what was achieved; \`needs-human\` when only a person can unblock the work, with \`"humanNeeded": { "reason": "...", "details": "..." }\`.
+- \`status\`: \`continue\` while there is more to do; \`goal-complete\` when the goal is achieved, with \`"goalCompleteSummary"\` describing what was achieved; \`needs-human\` when only a person can unblock the work (a product decision, missing credentials or access, contradictory requirements), with \`"humanNeeded": { "reason": "...", "details": "..." }\` worded as a question they can answer in one go; it costs them a wait, so do not ask what you can find out yourself.
 - \`summary\`: required.
 - \`completedStepIds\`: the ids of the steps finished in this iteration.
 - \`pendingSteps\`: new steps, with \`"id": null\`. Steps already listed stay on the list; you need not repeat them.
@@ -402,6 +408,14 @@ export const STORY_PROMPT = `You are working on one user story of the project "{
 Learned in earlier runs on this project:
 {{codebasePatterns}}
 {{/if}}
+{{#if answers}}
+
+## Answers to your questions
+
+An earlier run on this story stopped to ask a person. The answers are decisions: follow them.
+
+{{answers.list}}
+{{/if}}
 {{#if retry}}
 
 ## Previous attempt failed
@@ -477,6 +491,9 @@ Write one of these on a line of its own in your final message, as plain text (no
   <ralph>DONE {{story.id}}</ralph>
 - When you cannot complete it, with the reason:
   <ralph>FAIL {{story.id}}: what went wrong</ralph>
+- When only a person can settle something the story needs, ask, with everything they need to answer in one go:
+  <ralph>ASK {{story.id}}: your question</ralph>
+  Ask for a product decision the story leaves open, credentials or access you do not have, or acceptance criteria that contradict each other. Do not ask what you can find out from the code, the docs or by trying. A question costs the user a wait: the story stops until someone answers (often hours later), your changes are rolled back, and the next run of this story gets your question with the answer.
 
 For anything a later run on this codebase should know (a convention, a gotcha, a command that works), add a line:
 <ralph>LEARN: the insight</ralph>

@@ -171,6 +171,8 @@ export interface StoryPromptInput {
   practices?: Partial<PromptPractices>;
   /** What the worktree's setup command made, which git leaves alone there. */
   environment?: { command: string; paths: readonly string[] };
+  /** The questions the story's agent asked earlier, with a person's answers, oldest first. */
+  answers?: readonly { question: string; answer: string }[];
 }
 
 export interface PromptPractices {
@@ -224,6 +226,10 @@ export function storyPromptValues(input: Omit<StoryPromptInput, 'template'>): Re
     environment: environment !== undefined && environment.paths.length > 0,
     'environment.command': environment ? inlineCode(environment.command) : '',
     'environment.paths': bullets((environment?.paths ?? []).map(inlineCode)),
+    answers: (input.answers ?? []).length > 0,
+    'answers.list': (input.answers ?? [])
+      .map((a) => `You asked: ${a.question.trim()}\nThe answer is: ${a.answer.trim()}`)
+      .join('\n\n'),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { AttemptFacts, AttemptShape } from './attempt-facts.js';
 import type { DroppedLine } from './kept-lines.js';
+import type { OutsideFailure } from './outside-failure.js';
 import type { Signals } from './signals.js';
 import { storyShape } from './story-shape.js';
 
@@ -12,6 +13,8 @@ export type ResolutionVerdict =
   | { kind: 'resolved' }
   | { kind: 'refused'; reason: string }
   | { kind: 'rate-limited'; reason: string; resetsAt?: string }
+  /** The agent's API or login failed it: the work stands, and waits as any attempt would. */
+  | { kind: 'outside'; failure: OutsideFailure }
   | { kind: 'aborted' };
 
 /**
@@ -30,7 +33,11 @@ export function resolutionShape(storyId: string): AttemptShape<Signals, Resoluti
         case 'pass':
           return { kind: 'resolved' };
         case 'rate-limited':
-          return verdict;
+          return verdict.resetsAt
+            ? { kind: 'rate-limited', reason: verdict.reason, resetsAt: verdict.resetsAt }
+            : { kind: 'rate-limited', reason: verdict.reason };
+        case 'outside':
+          return { kind: 'outside', failure: verdict.failure };
         case 'aborted':
           return { kind: 'aborted' };
         default:

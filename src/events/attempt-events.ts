@@ -83,6 +83,8 @@ export const AttemptFailedSchema = z.object({
   kind: z.enum([...FAILURE_KINDS, ...GOAL_FAILURE_KINDS]),
   reason: z.string(),
   willRetry: z.boolean(),
+  /** How long the attempt ran (agent and gates): it counts toward the story's time. */
+  durationMs: z.number().optional(),
 });
 
 export const RolledBackSchema = z.object({

@@ -70,6 +70,12 @@ export const ROLE_EVENTS = [
       'parked',
       'rate-limited',
       'aborted',
+      // The agent asked a person; `reason` is the question.
+      'asked',
+      /** The agent cannot authenticate or cannot be started (exit 4). */
+      'agent-unusable',
+      /** The agent's API stayed out past --outage-wait (exit 3). */
+      'outage',
     ]),
     branch: z.string().optional(),
     verdict: StoryVerdictSchema.optional(),

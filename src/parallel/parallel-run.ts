@@ -2,6 +2,7 @@ import type { AgentSetup } from '../agents/adapter.js';
 import type { Reservation } from '../core/landing-race.js';
 import type { Prd } from '../core/types.js';
 import type { RunEventSink } from '../events/run-event.js';
+import type { AnswerDesk } from '../run/answer-desk.js';
 import type { RunContext } from '../run/run-context.js';
 import type { WaitingStory } from './parallel-recovery.js';
 import type { StateStore } from './state-store.js';
@@ -27,6 +28,8 @@ export interface ParallelRun {
   prdBranch: string;
   /** The task file as on the PRD branch's tip; read again after each landing. */
   prd: Prd;
+  /** The questions workers' agents ask, and the answers people give. */
+  desk: AnswerDesk;
   /** Stories running or verified and waiting to land: never started twice. */
   busy: Set<string>;
   /** The merge queue, in the order stories passed. */

@@ -13,7 +13,13 @@ import { releaseReservation } from './reservation.js';
 import { type RaceResolution, resolutionRecords, resolveRace } from './resolve-race.js';
 import { storyCheckoutOf } from './work-story.js';
 
-export type RaceEnd = 'landed' | 'not-landed' | 'requeued' | 'rate-limited' | 'aborted';
+/** What a race came to; a resolution held up by its agent's API or limits waits with its work, keeping the reservation. */
+export type RaceEnd =
+  | 'landed'
+  | 'not-landed'
+  | 'requeued'
+  | 'aborted'
+  | { held: Extract<RaceResolution, { kind: 'rate-limited' | 'outside' }> };
 
 type Race = Extract<LandingEnd, { kind: 'race' }>;
 
@@ -73,9 +79,10 @@ async function afterResolution(
       run.queue.unshift(item);
       return 'aborted';
     case 'rate-limited':
-      // Its work still stands; it waits (keeping the reservation) for the limit to pass.
+    case 'outside':
+      // Its work still stands; it waits (keeping the reservation) for the limit or the outage to pass.
       run.queue.unshift(item);
-      return 'rate-limited';
+      return { held: resolution };
     case 'refused':
       emit({
         type: 'resolution-finished',

@@ -4,6 +4,7 @@ import { runAttempt } from '../attempt/run-attempt.js';
 import { RESOLVE_PROMPT } from '../core/embedded-prompts.js';
 import type { IntegrationProblem } from '../core/integration-failure.js';
 import { conflictMarkerLines, droppedLines } from '../core/kept-lines.js';
+import type { OutsideFailure } from '../core/outside-failure.js';
 import { commitMessageFor } from '../core/prompt.js';
 import { buildResolutionPrompt } from '../core/resolution-prompt.js';
 import { acceptResolution, type ResolutionVerdict, resolutionShape } from '../core/resolution-shape.js';
@@ -62,6 +63,7 @@ export type RaceResolution =
   | { kind: 'resolved'; verdict: StoryVerdict; byAgent: boolean }
   | { kind: 'refused'; reason: string }
   | { kind: 'rate-limited'; reason: string }
+  | { kind: 'outside'; failure: OutsideFailure }
   | { kind: 'aborted' };
 
 /**
@@ -130,6 +132,7 @@ export async function resolveRace(request: RaceRequest): Promise<RaceResolution>
     agent: request.agent,
     timeoutMs: ctx.limits.timeoutMs,
     idleTimeoutMs: ctx.limits.idleTimeoutMs,
+    ...(ctx.limits.heartbeatMs ? { heartbeatMs: ctx.limits.heartbeatMs } : {}),
     gates: ctx.config.checks,
     killSignal: ctx.killSignal,
     ...(ctx.wrap ? { wrap: ctx.wrap } : {}),
@@ -144,7 +147,12 @@ export async function resolveRace(request: RaceRequest): Promise<RaceResolution>
       spent = { ...usage, durationMs: agent.durationMs };
       await request.record.agentDone(spent);
     },
-    emit: (event) => emit(storyAttemptEvent(event, at)),
+    emit: (event) =>
+      emit(
+        event.type === 'agent-silent'
+          ? { ...event, ...at, agent: request.agent.adapter.name, attempt: verdict.attempt }
+          : storyAttemptEvent(event, at),
+      ),
   });
   const judged = await checkResolution(dir, inStory, {
     verdict: outcome.verdict,
@@ -159,6 +167,8 @@ export async function resolveRace(request: RaceRequest): Promise<RaceResolution>
       return judged;
     case 'rate-limited':
       return { kind: 'rate-limited', reason: judged.reason };
+    case 'outside':
+      return judged;
     case 'resolved':
       break;
   }

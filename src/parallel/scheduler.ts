@@ -1,12 +1,20 @@
 import type { ExitCode } from '../core/errors.js';
 import { heldByReservation, nextToLand } from '../core/landing-race.js';
+import type { OutsideFailure } from '../core/outside-failure.js';
 import { type StartLimit, startLimit, whenIdle } from '../core/parallel-rules.js';
+import { openQuestionNotes, waitingMessage } from '../core/questions.js';
 import { readyStories } from '../core/ready.js';
 import { allDoneMessage } from '../core/scope-summary.js';
 import { remainingStories } from '../core/select.js';
 import type { RunEventSink, StopReason } from '../events/run-event.js';
 import { removeStoryCheckout } from '../git/story-worktree.js';
-import { AgentRotation } from '../run/agent-rotation.js';
+import type { AnswerDesk } from '../run/answer-desk.js';
+import {
+  type OutsideOutcome,
+  respondToLimit,
+  respondToOutside,
+  runAgentRotation,
+} from '../run/outside-response.js';
 import { readTaskFile } from '../run/read-task-file.js';
 import { announceFinish, announceRun, createRunHooks } from '../run/run-bounds.js';
 import type { LoopOutcome, RunContext } from '../run/run-context.js';
@@ -31,6 +39,8 @@ export interface ScheduleOptions {
   /** Verified work a killed run left, to land first. */
   waiting: WaitingStory[];
   resumed: boolean;
+  /** The run's questions and the answers people give. */
+  desk: AnswerDesk;
   /** Stops every agent and gate at once (after an error); `ctx.killSignal` follows it. */
   abortAll(): void;
 }
@@ -49,7 +59,12 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
   const { ctx, store, workers } = options;
   const scope = { onlyStoryId: ctx.onlyStoryId, resumeFromId: ctx.resumeFromId };
   const prd = await readTaskFile(ctx);
-  const { baseMaxIterations, maxIterations: steeredAtStart } = announceRun(ctx, prd, options.resumed);
+  const { baseMaxIterations, maxIterations: steeredAtStart } = announceRun(
+    ctx,
+    prd,
+    options.resumed,
+    store.current.totals.costUsd,
+  );
   let maxIterations = steeredAtStart;
   ctx.emit({ type: 'parallel-started', workers, prdBranch: options.prdBranch });
   const hooks = createRunHooks(ctx, (e) => ctx.emit({ ...e, worker: 'merge' }));
@@ -57,18 +72,14 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
   const chores = new Set<Promise<void>>();
   /** An error in a worker, the merge queue or a chore: the run stops everything and ends with it. */
   const errors: unknown[] = [];
-  const agents = new AgentRotation({
-    primary: ctx.agent,
-    fallbacks: ctx.fallbackAgents ?? [],
-    backoffMs: ctx.limits.rateLimitBackoffMs,
-    now: ctx.now,
-  });
+  const agents = runAgentRotation(ctx);
   const run: ParallelRun = {
     ctx,
     store,
     root: options.root,
     prdBranch: options.prdBranch,
     prd,
+    desk: options.desk,
     busy: new Set(options.waiting.map((w) => w.storyId)),
     queue: options.waiting.map((w) => ({ ...w, iteration: store.current.iteration })),
     reserved: store.current.reserved ?? null,
@@ -96,8 +107,10 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
     },
   };
 
-  /** Waits after a rate limit with every agent limited: no new attempt starts while one lasts. */
+  /** Waits after a rate limit or in an outage, every agent held up: no new attempt starts while one lasts. */
   const holds = new Set<Promise<void>>();
+  /** An agent that cannot be used, or an outage that outlasted --outage-wait: the run ends with it. */
+  let stopFor: Extract<OutsideOutcome, { kind: 'stop' }> | null = null;
   /** Attempts started this session that count (rate-limited and interrupted ones are given back). */
   let attempts = 0;
   const lanes = new Map<number, Promise<void>>();
@@ -109,9 +122,14 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
     if (!story) return;
     attempts++;
     run.busy.add(story.id);
-    const lane = runWorkerLane(run, worker, story, agents.current()).then((result) => {
-      if (result.kind === 'rate-limited' || result.kind === 'aborted') attempts--;
-      if (result.kind === 'rate-limited') holdStarts(run.laneEmit(worker, story.id), story.id, result);
+    const agent = agents.current();
+    const lastIteration = store.current.iteration + 1 + maxIterations - attempts;
+    const lane = runWorkerLane(run, worker, story, agent, lastIteration).then((result) => {
+      const emit = run.laneEmit(worker, story.id);
+      if (result.kind === 'rate-limited' || result.kind === 'aborted' || result.kind === 'outside')
+        attempts--;
+      if (result.kind === 'rate-limited') holdStarts(emit, story.id, result, agent);
+      else if (result.kind === 'outside') outsideHold(emit, story.id, result, agent);
       else agents.succeeded();
     });
     lanes.set(
@@ -120,28 +138,48 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
     );
   };
 
+  const outside = (emit: RunEventSink) => ({ emit, agents, signals: [ctx.stopSignal, ctx.killSignal] });
+  const hold = (work: Promise<void>) => {
+    holds.add(work);
+    void work.finally(() => holds.delete(work));
+  };
+
   /** A rate limit: new attempts go to the next fallback agent, or wait; running ones go on. */
   const holdStarts = (
     emit: RunEventSink,
     storyId: string,
-    hit: { iteration: number; rateLimit?: { message: string; resetsAt?: string } },
+    hit: { iteration: number; rateLimit?: { message: string; resetsAt?: string }; quota?: boolean },
+    agent: typeof ctx.agent,
   ) => {
     const limit = {
       message: hit.rateLimit?.message ?? 'rate limited',
       ...(hit.rateLimit?.resetsAt ? { resetsAt: hit.rateLimit.resetsAt } : {}),
+      ...(hit.quota ? { quota: true } : {}),
     };
-    const hold = agents.rateLimited(
-      limit,
-      {
-        switched: (from, to, reason) => emit({ type: 'agent-switched', from, to, reason }),
-        waiting: (waitMs) =>
-          emit({ type: 'rate-limited', iteration: hit.iteration, storyId, waitMs, ...limit }),
-      },
-      ctx.stopSignal,
-      ctx.killSignal,
-    );
-    holds.add(hold);
-    void hold.finally(() => holds.delete(hold));
+    hold(respondToLimit(outside(emit), limit, agent, { iteration: hit.iteration, storyId }));
+  };
+
+  /**
+   * An agent that cannot be used stops every attempt at once (each given
+   * back) and ends the run; an outage holds new starts until the API is
+   * back (or goes to a fallback agent), and ends the run past --outage-wait.
+   */
+  const outsideHold = (
+    emit: RunEventSink,
+    storyId: string,
+    hit: { iteration: number; failure: OutsideFailure },
+    agent: typeof ctx.agent,
+  ) => {
+    if (stopFor !== null) return;
+    const answered = respondToOutside(outside(emit), hit.failure, agent, {
+      iteration: hit.iteration,
+      storyId,
+    }).then((answer) => {
+      if (answer.kind !== 'stop' || stopFor !== null) return;
+      stopFor = answer;
+      if (answer.reason === 'agent-unusable') options.abortAll();
+    });
+    hold(answered);
   };
 
   const finish = async (reason: StopReason, exitCode: ExitCode, message: string): Promise<LoopOutcome> => {
@@ -153,7 +191,8 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
       if (!waiting.has(story.id)) await removeStoryCheckout(run.root, storyCheckoutOf(ctx, story.id));
     }
     const state = await store.update((s) => markStopped(s, { reason, exitCode, now: ctx.now() }));
-    announceFinish(ctx, run.prd, state, { reason, exitCode, message, iterations: attempts });
+    const questions = openQuestionNotes(ctx.name, run.desk.open());
+    announceFinish(ctx, run.prd, state, { reason, exitCode, message, iterations: attempts, questions });
     return { exitCode, reason };
   };
 
@@ -166,8 +205,18 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
     });
     if (end.kind !== 'race') return end.kind;
     const settled = await settleRace(run, item, end);
-    if (settled === 'rate-limited') {
-      holdStarts(run.laneEmit('merge', item.storyId), item.storyId, { iteration: store.current.iteration });
+    if (typeof settled === 'object') {
+      const emit = run.laneEmit('merge', item.storyId);
+      const { held } = settled;
+      if (held.kind === 'outside')
+        outsideHold(emit, item.storyId, { iteration: item.iteration, failure: held.failure }, run.agent());
+      else
+        holdStarts(
+          emit,
+          item.storyId,
+          { iteration: item.iteration, rateLimit: { message: held.reason } },
+          run.agent(),
+        );
     }
     return settled;
   };
@@ -213,11 +262,12 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
       Object.entries(store.current.stories).flatMap(([id, s]) => (s.parked ? [id] : [])),
     );
     let limit: StartLimit | null = null;
-    if (stop === 'none' && holds.size === 0) {
+    if (stop === 'none' && holds.size === 0 && stopFor === null) {
       const held = heldByReservation(run.prd.stories, run.reserved);
       const ready = readyStories(run.prd.stories, {
         ...scope,
         parked,
+        waiting: run.desk.waiting(),
         busy: new Set([...run.busy, ...held]),
         cap: workers - lanes.size,
         ...(run.reserved ? { first: new Set([run.reserved.storyId]) } : {}),
@@ -243,6 +293,10 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
     }
     // After a second Ctrl-C verified work is not landed now: it waits on its branch for the next run.
     const toLand = stop === 'immediate' ? 0 : run.queue.length;
+    if (stopFor !== null && lanes.size === 0 && landing === null && holds.size === 0) {
+      const { reason, exitCode, message } = stopFor;
+      return finish(reason, exitCode, message);
+    }
     if (lanes.size === 0 && landing === null && toLand === 0 && errors.length === 0) {
       const landed = new Set(run.prd.stories.filter((s) => s.status === 'done').map((s) => s.id));
       const decision = whenIdle({
@@ -254,14 +308,23 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
         maxIterations,
         ...(ctx.limits.maxCostUsd !== undefined ? { maxCostUsd: ctx.limits.maxCostUsd } : {}),
         holding: holds.size > 0,
+        asked: run.desk.waiting(),
+        waitForAnswers: ctx.waitForAnswers ?? false,
         allDone: allDoneMessage(run.prd.stories, scope, landedThisRun),
       });
       if (decision.kind === 'finish') return finish(decision.reason, decision.exitCode, decision.message);
+      if (decision.kind === 'await-answers') {
+        const open = run.desk.open();
+        ctx.emit({ type: 'waiting', reason: 'question', message: waitingMessage(open) });
+        await run.desk.nextAnswer(ctx.stopSignal, ctx.killSignal);
+        continue;
+      }
       await Promise.race(holds);
       continue;
     }
     const wakeups: Promise<unknown>[] = [...lanes.values()];
-    if (stop === 'none') wakeups.push(stopped);
+    // An answer lets its story start while the others still run.
+    if (stop === 'none') wakeups.push(stopped, run.desk.changed());
     if (landing !== null) wakeups.push(landing);
     if (stop === 'none') wakeups.push(...holds);
     await Promise.race(wakeups);

@@ -2,6 +2,8 @@ import path from 'node:path';
 import type { AgentSetup } from '../agents/adapter.js';
 import type { CollectedUsage } from '../attempt/agent-collector.js';
 import { runAttempt } from '../attempt/run-attempt.js';
+import type { OutsideFailure } from '../core/outside-failure.js';
+import { answeredLearning, type Question } from '../core/questions.js';
 import { storyBranchName, storyRefComponent } from '../core/story-ref.js';
 import type { StoryVerdict } from '../core/story-verdict.js';
 import type { Story } from '../core/types.js';
@@ -29,7 +31,11 @@ export interface StoryWorkRequest {
   lastRequeue?: Failure;
   /** Times it was requeued so far: its verdict says so, and lands first. */
   requeues?: number;
+  /** The story's questions a person has answered: in its prompt, and in its learnings once it lands. */
+  answered?: readonly Question[];
   agent: AgentSetup;
+  /** The last iteration number this session may reach (see `iteration-started`). */
+  lastIteration?: number;
   /** Tagged with the worker and story by the caller. */
   emit: RunEventSink;
   /** What must survive a kill, awaited before the attempt goes on. */
@@ -48,9 +54,16 @@ export interface StoryWorkRequest {
 export type StoryWorkResult = { iteration: number; attempt: number; branch: string; worktree: string } & (
   | { kind: 'verified'; verdict: StoryVerdict; commits: number }
   | { kind: 'failed'; failure: AttemptFailure }
-  | { kind: 'rate-limited'; rateLimit?: { message: string; resetsAt?: string } }
+  /** The agent asked a person: the story waits for the answer; the attempt does not count. */
+  | { kind: 'asked'; question: string }
+  | { kind: 'rate-limited'; rateLimit?: { message: string; resetsAt?: string }; quota?: boolean }
+  /** The agent could not be used, or its API was out: given back, not counted. */
+  | { kind: 'outside'; failure: OutsideFailure }
   | { kind: 'aborted' }
-);
+) & {
+    /** How long the attempt ran, agent and gates. */
+    durationMs: number;
+  };
 
 /** `.ralph/runs/<prd>/stories/<story>/`: outside every checkout's tracked files, and never inside the PRD's worktree. */
 export const storyCheckoutDir = (runDir: string, storyId: string): string =>
@@ -101,7 +114,9 @@ export async function workStory(request: StoryWorkRequest): Promise<StoryWorkRes
       iteration,
       ...(request.lastFailure ? { lastFailure: request.lastFailure } : {}),
       ...(request.lastRequeue ? { lastRequeue: request.lastRequeue } : {}),
+      ...(request.answered ? { answered: request.answered } : {}),
       agent: request.agent,
+      ...(request.lastIteration !== undefined ? { lastIteration: request.lastIteration } : {}),
       emit,
       record: {
         begin: (_headBefore, token) => request.record.token(token),
@@ -115,6 +130,7 @@ export async function workStory(request: StoryWorkRequest): Promise<StoryWorkRes
   );
 
   const { verdict, facts } = outcome;
+  const timed = { ...done, durationMs: outcome.durationMs };
   const head = facts.commits.at(-1)?.sha;
   if (verdict.kind === 'pass' && head !== undefined) {
     const recorded: StoryVerdict = {
@@ -127,29 +143,32 @@ export async function workStory(request: StoryWorkRequest): Promise<StoryWorkRes
       costUsd: spent.costUsd,
       inputTokens: spent.inputTokens,
       outputTokens: spent.outputTokens,
-      durationMs: facts.agent.durationMs,
+      durationMs: outcome.durationMs,
       verifiedAt: ctx.now().toISOString(),
       summary: outcome.summary,
-      learnings: [...facts.said.learn],
+      learnings: [...facts.said.learn, ...(request.answered ?? []).map(answeredLearning)],
       ...(request.requeues ? { requeues: request.requeues } : {}),
     };
     await writeVerdict(request.root, branch, recorded);
     faultPoint('story-verified');
-    return { ...done, kind: 'verified', verdict: recorded, commits: facts.commits.length };
+    return { ...timed, kind: 'verified', verdict: recorded, commits: facts.commits.length };
   }
   await rollBack(inStory, story.id, attempt, from);
   if (verdict.kind === 'rate-limited') {
     return {
-      ...done,
+      ...timed,
       kind: 'rate-limited',
       ...(facts.agent.rateLimit ? { rateLimit: facts.agent.rateLimit } : {}),
+      ...(verdict.quota ? { quota: true } : {}),
     };
   }
-  if (verdict.kind === 'aborted') return { ...done, kind: 'aborted' };
+  if (verdict.kind === 'outside') return { ...timed, kind: 'outside', failure: verdict.failure };
+  if (verdict.kind === 'aborted') return { ...timed, kind: 'aborted' };
+  if (verdict.kind === 'question') return { ...timed, kind: 'asked', question: verdict.question };
   if (verdict.kind === 'pass') {
-    return { ...done, kind: 'failed', failure: { kind: 'no-commit', reason: 'No new commit was found.' } };
+    return { ...timed, kind: 'failed', failure: { kind: 'no-commit', reason: 'No new commit was found.' } };
   }
-  return { ...done, kind: 'failed', failure: verdict };
+  return { ...timed, kind: 'failed', failure: verdict };
 }
 
 /** The run as seen from a story's checkout: the same task and progress files, at the same place in it. */

@@ -18,6 +18,10 @@ export interface LoopLimits {
   maxCostUsd?: number;
   /** First wait after a rate limit; doubles on each further one. */
   rateLimitBackoffMs: number;
+  /** How long an outage (API unreachable, overloaded, erroring) is waited out before the run stops (`--outage-wait`). */
+  outageWaitMs?: number;
+  /** A heartbeat while the agent is silent, this often; absent for none. */
+  heartbeatMs?: number;
 }
 
 export interface LoopOptions {
@@ -54,6 +58,8 @@ export interface LoopOptions {
   wrap?: CommandWrapper;
   /** Steering while the loop runs (the TUI's `+`/`-`); read before every iteration. */
   steering?: LoopSteering;
+  /** `--wait`: when only stories waiting for answers are left, wait for the answers instead of stopping. */
+  waitForAnswers?: boolean;
   now?: () => Date;
 }
 

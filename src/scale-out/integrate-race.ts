@@ -83,6 +83,8 @@ export async function settleOnRemote(
       case 'aborted':
         return { kind: 'aborted' };
       case 'rate-limited':
+      case 'outside':
+        // Its verdict stays on origin for a later run, when the API or the limit lets the agent work.
         return { kind: 'stop' };
       case 'resolved':
         emit({ type: 'resolution-finished', storyId: story.id, resolved: true, byAgent: resolution.byAgent });

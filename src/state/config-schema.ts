@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkWebhookUrl, NOTIFY_EVENTS } from '../core/notification.js';
 import { WORKFLOW_NAME } from './layout.js';
 import { PROVIDERS } from './providers.js';
 
@@ -27,6 +28,8 @@ const LimitsSchema = z.strictObject({
   idleTimeout: Seconds.default(300),
   maxRetries: z.number().int().positive().default(3),
   maxCost: z.number().positive().nullable().default(null),
+  /** How long an API outage (unreachable, overloaded, server errors) is waited out before the run stops with exit 3; default 7200. */
+  outageWait: Seconds.optional(),
 });
 
 export const HookSchema = z
@@ -82,6 +85,23 @@ export const ConfigSchema = z.strictObject({
   notifications: z
     .strictObject({ bell: z.boolean().default(true), desktop: z.boolean().default(false) })
     .prefault({}),
+  /** Webhooks told of questions, parked stories, waits, limits and the end of a run (`--notify` adds more). */
+  notify: z
+    .strictObject({
+      webhooks: z
+        .array(
+          z.string().superRefine((url, ctx) => {
+            const checked = checkWebhookUrl(url);
+            if (!checked.ok)
+              ctx.addIssue({ code: 'custom', message: `not a webhook URL: ${checked.reason}` });
+          }),
+        )
+        .default(() => []),
+      /** Which notifications to send; null: all of them. */
+      events: z.array(z.enum(NOTIFY_EVENTS)).nullable().default(null),
+    })
+    // Absent unless written: a project without webhooks has nothing to say about them.
+    .optional(),
   hooks: HooksSchema.default(() => []),
   /** Guidance switched into the story prompt. */
   prompt: z

@@ -73,6 +73,14 @@ notifications:
   # Show a desktop notification when a run ends.
   desktop: false
 
+# Webhooks to tell when a run needs you or ends: a JSON POST with event, text, prd, story, passed,
+# total, costUsd and at (Slack, Mattermost and similar incoming webhooks show the text as it is).
+# --notify URL adds more for one run. None by default; for example:
+#   notify:
+#     webhooks: ["https://hooks.slack.com/services/…"]
+#     # Which to send (all when left out): question, story-parked, waiting, auth-failed, limit-reached, run-finished
+#     events: [question, run-finished]
+
 # Commands or prompts run after each iteration; what they write is committed by ralph. Each entry:
 #   - id: docs            # unique name
 #     run: "npm run docs"  # a shell command, or

@@ -1,7 +1,9 @@
 import type { AgentEvent, RetryEvent } from '../agents/agent-event.js';
 import { formatUsd as money } from '../core/money.js';
+import { visibleText } from '../core/visible-text.js';
 import type { EventOf, RunEvent } from '../events/run-event.js';
 import { describeHookEvent } from './hook-lines.js';
+import { duration } from './tui/model/format.js';
 
 export interface PlainReporterOptions {
   /** Also show the agent's own text and tool results (`-v`). */
@@ -42,7 +44,7 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
     case 'iteration-started':
       if (event.mode !== undefined)
         return `iteration ${event.iteration}/${event.maxIterations}: ${event.mode}${event.step ? ` ${event.step.id}: ${firstLine(event.step.prompt.trim())}` : ''}`;
-      return `iteration ${event.iteration}/${event.maxIterations}: ${event.storyId} ${event.title} (attempt ${event.attempt}/${event.maxAttempts})`;
+      return `iteration ${event.iteration}/${event.lastIteration ?? event.maxIterations}: ${event.storyId} ${event.title} (attempt ${event.attempt}/${event.maxAttempts})`;
     case 'agent-event':
       return describeAgentEvent(event.event, verbose);
     case 'agent-exited':
@@ -55,8 +57,15 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
       return `  signal ${event.signal.toUpperCase()} ${event.detail}`;
     case 'check-started':
       return `  check: ${event.command}`;
-    case 'check-finished':
-      return `  check ${event.exitCode === 0 ? 'passed' : `failed (exit ${event.exitCode})`}: ${event.command} ${seconds(event.durationMs)}`;
+    case 'check-finished': {
+      const line = `  check ${event.exitCode === 0 ? 'passed' : `failed (exit ${event.exitCode})`}: ${event.command} ${seconds(event.durationMs)}`;
+      // With -v a failed gate shows what it said, as the next attempt's prompt does.
+      const said = event.outputTail.trimEnd();
+      return verbose && event.exitCode !== 0 && said !== ''
+        ? `${line}
+${indent(said)}`
+        : line;
+    }
     case 'story-passed':
       return `✓ ${event.storyId} passed on attempt ${event.attempt}${event.afterResolution ? ', landed after resolution' : ''}: ${event.commits.map((c) => c.sha.slice(0, 7)).join(', ')} (${money(event.costUsd)}, ${seconds(event.durationMs)})`;
     case 'attempt-failed':
@@ -66,7 +75,7 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
     case 'rolled-back':
       return `  rolled back to ${event.to.slice(0, 7)}${event.rescueRef ? ` (${event.storyId === undefined ? 'kept' : 'attempt kept'} at ${event.rescueRef})` : ''}`;
     case 'story-parked':
-      return `✗ ${event.storyId} parked after ${event.attempts} attempts: ${firstLine(event.reason)}`;
+      return `✗ ${event.storyId} parked after ${plural(event.attempts, 'attempt')}: ${firstLine(event.reason)}`;
     case 'task-file-restored':
       return `  the agent edited ${event.path}; restored the tool's copy`;
     case 'rate-limited':
@@ -113,7 +122,10 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
       return `${event.storyId} requeued (${event.requeues}/${event.maxRequeues}): redone from the new tip, not counted as a failed attempt`;
     case 'run-finished':
       if (event.goal) return describeGoalFinish(event, event.goal);
-      return `${event.message} — ${event.passed}/${event.total} passed, ${plural(event.iterations, 'iteration')}, ${money(event.costUsd)}${event.parked.length ? `, parked: ${event.parked.join(', ')}` : ''} (exit ${event.exitCode})`;
+      return [
+        `${event.message} — ${event.passed}/${event.total} passed, ${plural(event.iterations, 'iteration')}, ${money(event.costUsd)}${event.parked.length ? `, parked: ${event.parked.join(', ')}` : ''} (exit ${event.exitCode})`,
+        ...questionLines(event.questions ?? []),
+      ].join('\n');
     case 'goal-result':
       return [
         `${event.status === 'needs-human' ? '!' : '✓'} iteration ${event.iteration} (${event.status}): ${firstLine(event.summary.trim())}`,
@@ -129,15 +141,17 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
     case 'goal-complete-refused':
       return `  ${firstLine(event.reason.trim())}`;
     case 'waiting':
-      return `waiting (${event.reason}): ${firstLine(event.message)}${event.until ? ` until ${event.until}` : ''}`;
+      return `waiting (${event.reason}): ${firstLine(event.message)}${event.waitMs !== undefined ? `; next try in ${duration(event.waitMs)}` : ''}${event.until ? ` (at ${event.until.slice(11, 19)})` : ''}`;
     case 'agent-unusable':
       return `✗ ${event.agent}: ${firstLine(event.message)}; ${event.fix}`;
     case 'question-asked':
-      return `? ${event.storyId ?? 'the run'} asks (${event.questionId}): ${firstLine(event.question.trim())}`;
+      return `? ${event.storyId ?? 'the run'} asks (${event.questionId}): ${visibleText(firstLine(event.question.trim()))}`;
     case 'question-answered':
-      return `  answered ${event.questionId}: ${firstLine(event.answer.trim())}`;
+      return `  answered ${event.questionId}: ${visibleText(firstLine(event.answer.trim()))}`;
+    case 'webhook-failed':
+      return `  webhook ${event.webhook} could not be told of ${event.event} (${event.error}, after ${event.tries} ${event.tries === 1 ? 'try' : 'tries'}); its later failures are not shown`;
     case 'agent-silent':
-      return `  ${event.storyId ? `${event.storyId}: ` : ''}${event.agent} silent for ${Math.round(event.silentMs / 1000)} s${event.attempt ? `, attempt ${event.attempt}` : ''}, ${seconds(event.elapsedMs)}`;
+      return `  ${event.storyId ? `${event.storyId}: ` : ''}${event.agent} silent for ${Math.round(event.silentMs / 1000)} s${event.attempt ? `, attempt ${event.attempt}` : ''}, ${duration(event.elapsedMs).replace(' ', '')}`;
     case 'worker-finished':
     case 'integrate-finished':
       // Their commands say what became of the job in a line of their own.
@@ -224,7 +238,9 @@ function describeAgentEvent(event: AgentEvent, verbose: boolean): string | null 
 export function describeRetry(event: RetryEvent): string {
   const what = [event.status, event.reason].filter((p) => p !== undefined && p !== '').join(' ');
   const wait = event.delayMs === undefined ? '' : ` in ${seconds(event.delayMs)}`;
-  return `API request failed (${what}); retry ${event.attempt}/${event.maxRetries}${wait}`;
+  // Codex waiting for the network counts nothing.
+  const which = event.maxRetries === 0 ? 'retrying' : `retry ${event.attempt}/${event.maxRetries}`;
+  return `API request failed (${what}); ${which}${wait}`;
 }
 
 /** `1 iteration`, `2 iterations`. */
@@ -268,8 +284,13 @@ function describeGoalFinish(
   if (goal.humanNeeded) {
     lines.push(`  needs a human: ${goal.humanNeeded.reason}`);
     if (goal.humanNeeded.details) lines.push(...indentLines(goal.humanNeeded.details));
-    lines.push('  resolve it, then run the same command again to resume');
+    lines.push(
+      event.questions?.length
+        ? '  answer it (or resolve it), then run the same command again to resume'
+        : '  resolve it, then run the same command again to resume',
+    );
   }
+  lines.push(...questionLines(event.questions ?? []));
   lines.push(`  progress: ${goal.progressFile}`);
   return lines.join('\n');
 }
@@ -279,3 +300,13 @@ const indentLines = (text: string): string[] =>
     .trim()
     .split('\n')
     .map((l) => `    ${l}`);
+
+/** The questions a run stopped with, each with the command that answers it. */
+function questionLines(
+  questions: readonly { id: string; storyId?: string; question: string; command: string }[],
+) {
+  return questions.flatMap((q) => [
+    `  ? ${q.storyId ?? q.id} asks: ${visibleText(firstLine(q.question.trim()))}`,
+    `    answer with: ${q.command}`,
+  ]);
+}

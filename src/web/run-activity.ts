@@ -34,7 +34,8 @@ export function foldActivity(activity: RunActivity, record: RunEventRecord): Run
         id: record.questionId,
         storyId: record.storyId ?? null,
         question: record.question,
-        askedAt: record.at,
+        // The answer store's own time when the event carries it: the key an answer names.
+        askedAt: record.askedAt ?? record.at,
       };
       // Asked again (a later attempt of the same story): the newer wording replaces the older.
       return { ...activity, questions: [...withoutQuestion(activity.questions, record.questionId), asked] };

@@ -1,11 +1,18 @@
 /**
  * `ralph doctor`: which agent CLIs are installed and can run headless here,
  * and whether git and gh are present. Exits 1 when the configured agent
- * (RALPH_AGENT, else config `agent.provider`) cannot run, or git is missing.
+ * (`--agent`, else RALPH_AGENT, else config `agent.provider`; its binary
+ * from `--agent-path`, RALPH_AGENT_PATH or `agent.path`) cannot run, or git
+ * is missing.
+ * Whether an agent's login works only a real request tells: without `--live`
+ * an installed agent is "installed; login not checked", never ✓; with it,
+ * each installed agent answers one tiny request (its cost shown).
  */
 import { readVersion, resolveBinary } from '../../agents/binary.js';
+import { checkAgentLive, type LiveProblem } from '../../agents/live-check.js';
 import { getAdapter } from '../../agents/registry.js';
 import { ExitCode } from '../../core/errors.js';
+import { formatUsd } from '../../core/money.js';
 import { hasErrors } from '../../core/validation-issue.js';
 import { type Config, loadConfig } from '../../state/config.js';
 import { PROVIDERS, type Provider, ProviderSchema } from '../../state/config-schema.js';
@@ -13,6 +20,12 @@ import { findProjectRoot } from '../../state/project-root.js';
 
 export interface DoctorOptions {
   json?: boolean;
+  /** The agent to check as the one a run would use (else RALPH_AGENT, else the config's). */
+  agent?: string;
+  /** Its binary, as `ralph run --agent-path` takes it (else RALPH_AGENT_PATH, else agent.path). */
+  agentPath?: string;
+  /** One tiny real request through each installed agent. */
+  live?: boolean;
 }
 
 export interface AgentCheck {
@@ -26,6 +39,10 @@ export interface AgentCheck {
   usable: boolean;
   /** Why it cannot run here, and how to fix it. */
   problem: string | null;
+  /** Whether its login was checked (`--live`) and held. */
+  login: 'not-checked' | 'ok' | 'failed';
+  /** The tiny real request of `--live`. */
+  live?: { ok: boolean; durationMs: number; costUsd?: number; problem?: LiveProblem };
 }
 
 export interface ToolCheck {
@@ -45,25 +62,40 @@ export interface DoctorReport {
 
 const isRoot = (): boolean => process.getuid?.() === 0;
 
-async function checkAgent(provider: Provider, config: Config, configured: Provider): Promise<AgentCheck> {
+async function checkAgent(
+  provider: Provider,
+  config: Config,
+  configured: Provider,
+  agentPath: string | undefined,
+): Promise<AgentCheck> {
   const adapter = getAdapter(provider);
   const isConfigured = provider === configured;
   const binary = isConfigured
-    ? (process.env.RALPH_AGENT_PATH ?? config.agent.path ?? adapter?.defaultBinary ?? provider)
+    ? (agentPath ?? process.env.RALPH_AGENT_PATH ?? config.agent.path ?? adapter?.defaultBinary ?? provider)
     : (adapter?.defaultBinary ?? provider);
   const base = { provider, name: adapter?.displayName ?? provider, configured: isConfigured, binary };
   if (adapter === undefined) {
-    return { ...base, path: null, version: null, usable: false, problem: 'ralph has no adapter for it yet' };
+    return {
+      ...base,
+      path: null,
+      version: null,
+      usable: false,
+      problem: 'ralph has no adapter for it yet',
+      login: 'not-checked',
+    };
   }
   const env: NodeJS.ProcessEnv = { ...process.env, ...(config.agent.env[provider] ?? {}) };
   const path = (await resolveBinary(binary, env)) ?? null;
   // On a missing binary the preflight answers at once, with how to install it.
   const preflight = await adapter.preflight({ binaryPath: path ?? binary, env, isRoot: isRoot() });
+  const login = 'not-checked' as const;
   if (path === null) {
     const problem = preflight.ok ? 'not installed' : preflight.reason;
-    return { ...base, path, version: null, usable: false, problem };
+    return { ...base, path, version: null, usable: false, problem, login };
   }
-  if (preflight.ok) return { ...base, path, version: preflight.version ?? null, usable: true, problem: null };
+  if (preflight.ok) {
+    return { ...base, path, version: preflight.version ?? null, usable: true, problem: null, login };
+  }
   const version = await readVersion(path, env);
   return {
     ...base,
@@ -71,7 +103,33 @@ async function checkAgent(provider: Provider, config: Config, configured: Provid
     version: version.ok ? version.version : null,
     usable: false,
     problem: preflight.reason,
+    login,
   };
+}
+
+/** One tiny real request through an installed agent, as the run would start it. */
+async function checkLive(check: AgentCheck, config: Config): Promise<AgentCheck> {
+  const adapter = getAdapter(check.provider);
+  if (adapter === undefined || check.path === null || !check.usable) return check;
+  const env: NodeJS.ProcessEnv = { ...process.env, ...(config.agent.env[check.provider] ?? {}) };
+  const model = check.configured ? (config.agent.model ?? undefined) : undefined;
+  const live = await checkAgentLive({
+    adapter,
+    binaryPath: check.path,
+    env,
+    extraArgs: config.agent.args[check.provider] ?? [],
+    ...(model ? { model } : {}),
+  });
+  const spent = live.costUsd === undefined ? {} : { costUsd: live.costUsd };
+  return live.ok
+    ? { ...check, login: 'ok', live: { ok: true, durationMs: live.durationMs, ...spent } }
+    : {
+        ...check,
+        usable: false,
+        login: 'failed',
+        problem: `${live.failure.cause}: ${live.failure.message}`,
+        live: { ok: false, durationMs: live.durationMs, ...spent, problem: live.failure },
+      };
 }
 
 async function checkTool(name: string): Promise<ToolCheck> {
@@ -81,22 +139,25 @@ async function checkTool(name: string): Promise<ToolCheck> {
   return { name, path, version: version.ok ? version.version : null };
 }
 
-export async function gatherDoctorReport(cwd: string): Promise<DoctorReport> {
+export async function gatherDoctorReport(cwd: string, opts: DoctorOptions = {}): Promise<DoctorReport> {
   const notes: string[] = [];
   const loaded = await loadConfig(await findProjectRoot(cwd));
   if (hasErrors(loaded.issues))
     notes.push(`${loaded.file} has errors (run \`ralph validate\`); using the defaults`);
   const { config } = loaded;
   const fromEnv = process.env.RALPH_AGENT;
-  const parsed = ProviderSchema.safeParse(fromEnv);
-  if (fromEnv !== undefined && !parsed.success)
+  const parsed = ProviderSchema.safeParse(opts.agent ?? fromEnv);
+  if (opts.agent === undefined && fromEnv !== undefined && !parsed.success)
     notes.push(`RALPH_AGENT=${fromEnv} is not an agent ralph knows`);
   const configured = parsed.success ? parsed.data : config.agent.provider;
-  const [agents, git, gh] = await Promise.all([
-    Promise.all(PROVIDERS.map((p) => checkAgent(p, config, configured))),
+  const [installed, git, gh] = await Promise.all([
+    Promise.all(PROVIDERS.map((p) => checkAgent(p, config, configured, opts.agentPath))),
     checkTool('git'),
     checkTool('gh'),
   ]);
+  // One at a time: each is a whole agent CLI making a model request.
+  const agents: AgentCheck[] = [];
+  for (const a of installed) agents.push(opts.live ? await checkLive(a, config) : a);
   if (gh.path === null) notes.push('gh is only needed to open pull requests (onComplete.createPR)');
   const agentOk = agents.some((a) => a.configured && a.usable);
   return { ok: agentOk && git.path !== null, configured, agents, git, gh, notes };
@@ -106,13 +167,16 @@ export function formatDoctorReport(report: DoctorReport): string[] {
   const width = Math.max(...report.agents.map((a) => a.provider.length));
   const lines = ['agents:'];
   for (const a of report.agents) {
-    const mark = a.usable ? '✓' : a.path === null ? '·' : '✗';
+    // ✓ only for what was checked: an installed agent's login is known only after a real request.
+    const mark = a.path === null ? '·' : !a.usable ? '✗' : a.login === 'ok' ? '✓' : '?';
     const what =
       a.path === null
         ? `${a.name}: not found (${a.binary})`
-        : `${a.name} ${a.version ?? '(version unknown)'}  ${a.path}`;
+        : `${a.name} ${a.version ?? '(version unknown)'}  ${a.path}${loginWords(a)}`;
     lines.push(`  ${mark} ${a.provider.padEnd(width)}  ${what}${a.configured ? '  [configured]' : ''}`);
     if (a.path !== null && a.problem !== null) lines.push(`      ${a.problem}`);
+    const fix = a.live?.problem ? fixFor(a) : undefined;
+    if (fix) lines.push(`      ${fix}`);
   }
   lines.push('tools:');
   for (const t of [report.git, report.gh]) {
@@ -131,8 +195,27 @@ export function formatDoctorReport(report: DoctorReport): string[] {
   return lines;
 }
 
+/** After the path: what is known of the login. */
+function loginWords(a: AgentCheck): string {
+  if (!a.usable && a.live === undefined) return '';
+  if (a.live === undefined) return '  installed; login not checked (ralph doctor --live checks it)';
+  const cost = a.live.costUsd === undefined ? '' : `, ${formatUsd(a.live.costUsd)}`;
+  const took = `${(a.live.durationMs / 1000).toFixed(1)}s${cost}`;
+  return a.live.ok ? `  live: logged in, API answered (${took})` : `  live: failed (${took})`;
+}
+
+function fixFor(a: AgentCheck): string | undefined {
+  const adapter = getAdapter(a.provider);
+  const cause = a.live?.problem?.cause;
+  if (adapter === undefined || cause === undefined) return undefined;
+  if (cause === 'auth') return `to fix: ${adapter.login}`;
+  if (cause === 'unreachable')
+    return `its API (${adapter.apiBase(process.env, []) ?? 'unknown'}) cannot be reached from here`;
+  return undefined;
+}
+
 export async function doctorCommand(opts: DoctorOptions): Promise<number> {
-  const report = await gatherDoctorReport(process.cwd());
+  const report = await gatherDoctorReport(process.cwd(), opts);
   if (opts.json) console.log(JSON.stringify(report, null, 2));
   else for (const line of formatDoctorReport(report)) console.log(line);
   return report.ok ? ExitCode.Success : ExitCode.WorkLeft;

@@ -1,14 +1,23 @@
 import { relative } from 'node:path';
 import { ExitCode } from '../../core/errors.js';
 import { formatUsd as money } from '../../core/money.js';
+import { answerCommand, isOpen } from '../../core/questions.js';
+import { visibleText } from '../../core/visible-text.js';
+import { listQuestions } from '../../state/questions.js';
 import { firstLine, plural, statusMark } from '../format.js';
 import { type GoalRunTarget, readGoalRun } from '../goal-target.js';
 
 /** `ralph status <goal run>`: the steps with ✓ ● ○, the mode, and the run's totals. */
 export async function goalStatusCommand(target: GoalRunTarget, opts: { json?: boolean }): Promise<number> {
   const { summary: s, worktree } = await readGoalRun(target);
+  const questions = await listQuestions(target.runDir);
   if (opts.json) {
-    console.log(JSON.stringify({ kind: 'goal', ...s, worktree }, null, 2));
+    const listed = questions.map((q) => ({
+      ...q,
+      answer: q.answer ?? null,
+      ...(q.answer ? {} : { command: answerCommand(target.name, q.id) }),
+    }));
+    console.log(JSON.stringify({ kind: 'goal', ...s, worktree, questions: listed }, null, 2));
     return ExitCode.Success;
   }
   const where = worktree
@@ -29,6 +38,10 @@ export async function goalStatusCommand(target: GoalRunTarget, opts: { json?: bo
     `run: ${plural(s.iterations, 'iteration')}, ${money(s.costUsd)}, ${s.inputTokens + s.outputTokens} tokens${s.stop && s.state !== 'running' ? `, stopped: ${s.stop.reason}` : ''}`,
   );
   if (s.finalSummary) console.log(`goal complete: ${firstLine(s.finalSummary)}`);
-  if (s.humanNeeded) console.log(`needs a human: ${s.humanNeeded.reason}`);
+  if (s.humanNeeded) console.log(`needs a human: ${visibleText(s.humanNeeded.reason)}`);
+  for (const q of questions.filter(isOpen)) {
+    console.log(`? ${q.id} asks: ${visibleText(firstLine(q.question))}`);
+    console.log(`    answer with: ${answerCommand(target.name, q.id)}`);
+  }
   return ExitCode.Success;
 }

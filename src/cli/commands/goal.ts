@@ -2,9 +2,11 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { executeGoal, goalMaxIterations } from '../../app/execute-goal.js';
 import { withInterrupts } from '../../app/interrupts.js';
+import { webhookTargets } from '../../app/webhooks.js';
 import { GOAL_PROMPT } from '../../core/embedded-prompts.js';
 import { ExitCode, UsageError } from '../../core/errors.js';
 import { chooseGoalRunName } from '../../core/goal-run-name.js';
+import { goalQuestionId, latestAnswer } from '../../core/questions.js';
 import { type GoalSpec, goalSpecFromText } from '../../goal/goal-spec.js';
 import { nameUseIn } from '../../goal/name-use.js';
 import { promptFor, repoRelativeGoalFile, selectionFor } from '../../goal/next-iteration.js';
@@ -14,6 +16,7 @@ import { readSprintFile } from '../../goal/sprint-file.js';
 import { type Config, loadConfigOrThrow } from '../../state/config.js';
 import { runDir, validatePrdName, workflowFile, workflowsDir } from '../../state/layout.js';
 import { findProjectRoot } from '../../state/project-root.js';
+import { listQuestions } from '../../state/questions.js';
 import { canDrawLive } from '../../ui/tui/can-draw-live.js';
 import { requireGitRepository } from '../require-git.js';
 import { openRunSinks, warnOnStderr } from '../run-sinks.js';
@@ -107,7 +110,7 @@ async function runGoal(root: string, config: Config, spec: GoalSpec, opts: GoalO
     const { runGoalInTui } = await import('../tui-goal-session.js');
     return runGoalInTui(root, config, spec, opts, promptTemplate);
   }
-  const log = openRunSinks(spec.name, dir, opts);
+  const log = openRunSinks(spec.name, dir, { ...opts, webhooks: webhookTargets(config, opts.notify) });
   try {
     return await withInterrupts(
       (how) => log.emit({ type: 'stop-requested', how }),
@@ -139,10 +142,13 @@ async function dryRunPrompt(
   const progress = beginSession(saved ?? newGoalProgress(spec, new Date(), goalFileInRepo), spec, {
     maxIterations,
   });
+  const human = progress.humanNeeded;
+  const answer = human ? latestAnswer(await listQuestions(dir), goalQuestionId(human.iteration)) : undefined;
   return promptFor(progress, selectionFor(progress), progress.stats.currentIteration + 1, {
     template,
     checks: config.checks,
     ...(goalFileInRepo !== undefined ? { goalFileInRepo } : {}),
+    ...(answer !== undefined ? { answer } : {}),
   });
 }
 

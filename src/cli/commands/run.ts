@@ -5,6 +5,7 @@ import { executeRun } from '../../app/execute-run.js';
 import type { GithubTaskContext } from '../../app/github-tasks.js';
 import { withInterrupts } from '../../app/interrupts.js';
 import { requireSharedRemote } from '../../app/role-session.js';
+import { webhookTargets } from '../../app/webhooks.js';
 import { STORY_PROMPT } from '../../core/embedded-prompts.js';
 import { UsageError } from '../../core/errors.js';
 import { loadConfigOrThrow } from '../../state/config.js';
@@ -41,7 +42,11 @@ export async function runCommand(target: string | undefined, opts: RunOptions): 
   if (opts.worker) await requireSharedRemote(ctx.root, 'run --worker');
   // Before anything changes: a token that may only read stops the run here (exit 2).
   const followers = github ? [await githubFollower(github)] : [];
-  const log = openRunSinks(ctx.target.name, ctx.target.runDir, { ...opts, followers });
+  const log = openRunSinks(ctx.target.name, ctx.target.runDir, {
+    ...opts,
+    followers,
+    webhooks: webhookTargets(config, opts.notify),
+  });
   const emit = log.emit;
   waits.toEvents(emit);
   if (opts.worker) {

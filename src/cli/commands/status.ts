@@ -4,11 +4,12 @@ import { ExitCode } from '../../core/errors.js';
 import { formatUsd } from '../../core/money.js';
 import { selectNextStory } from '../../core/select.js';
 import type { Story } from '../../core/types.js';
+import { visibleText } from '../../core/visible-text.js';
 import { parallelActivity } from '../../parallel/activity.js';
 import type { LockStatus } from '../../state/lock.js';
 import { locateProject } from '../../state/project-root.js';
 import type { CurrentAttempt, RunState } from '../../state/run-state.js';
-import { duration, statusMark } from '../format.js';
+import { duration, firstLine, statusMark } from '../format.js';
 import { findGoalRun } from '../goal-run-target.js';
 import { openCommandTarget } from '../open-source-target.js';
 import type { SourceFlags } from './source-options.js';
@@ -43,7 +44,8 @@ export async function statusCommand(
       : [];
   const cutShort = lock.kind === 'held' ? [] : activity.running;
   const parked = new Set(Object.entries(run?.stories ?? {}).flatMap(([id, s]) => (s.parked ? [id] : [])));
-  const selection = selectNextStory(ctx.prd.stories, { parked });
+  const asked = await questionsIn(ctx.target.runDir, ctx.target.name);
+  const selection = selectNextStory(ctx.prd.stories, { parked, waiting: asked.waiting });
   const next = selection.kind === 'story' ? selection.story : null;
   const done = ctx.prd.stories.filter((s) => s.status === 'done').length;
 
@@ -57,8 +59,13 @@ export async function statusCommand(
           project: ctx.prd.project,
           done,
           total: ctx.prd.stories.length,
-          stories: ctx.prd.stories.map((s) => storyJson(s, run, parked)),
+          stories: ctx.prd.stories.map((s) => ({
+            ...storyJson(s, run, parked),
+            waiting: s.status !== 'done' && asked.waiting.has(s.id),
+            question: asked.latest.get(s.id) ?? null,
+          })),
           next: next ? { id: next.id, title: next.title } : null,
+          questions: asked.all,
           running,
           workers,
           verified: activity.verified,
@@ -91,7 +98,10 @@ export async function statusCommand(
       continue;
     }
     const extra = attempts ? `  (${attempts} attempt${attempts === 1 ? '' : 's'})` : '';
-    out.push(`  ${statusMark(s.status, parked.has(s.id))} ${s.id}  ${s.title}${extra}`);
+    const waiting = s.status !== 'done' && asked.waiting.has(s.id);
+    out.push(`  ${statusMark(s.status, parked.has(s.id), waiting)} ${s.id}  ${s.title}${extra}`);
+    const question = asked.latest.get(s.id);
+    if (question && s.status !== 'done') out.push(...questionLines(question));
   }
   out.push(`${done}/${ctx.prd.stories.length} done · next: ${next ? `${next.id} ${next.title}` : 'none'}`);
   if (running) {
@@ -125,6 +135,49 @@ export async function statusCommand(
   }
   process.stdout.write(`${out.join('\n')}\n`);
   return ExitCode.Success;
+}
+
+interface StatusQuestion {
+  id: string;
+  storyId?: string;
+  question: string;
+  askedAt: string;
+  answer: { text: string; at: string } | null;
+  /** For a question still open: the command that answers it. */
+  command?: string;
+}
+
+/** Under a story: its question, and the answer or the command that gives one. */
+function questionLines(q: StatusQuestion): string[] {
+  const lines = [`      asks: ${visibleText(firstLine(q.question))}`];
+  if (q.answer)
+    lines.push(`      answered: ${visibleText(firstLine(q.answer.text))} (its next attempt gets it)`);
+  else if (q.command) lines.push(`      answer with: ${q.command}`);
+  return lines;
+}
+
+/** The run's questions: every one (with answers), each story's latest, and the stories that wait. */
+async function questionsIn(runDir: string, run: string) {
+  const none = {
+    all: [] as StatusQuestion[],
+    latest: new Map<string, StatusQuestion>(),
+    waiting: new Set<string>(),
+  };
+  if (!existsSync(join(runDir, 'questions.json'))) return none;
+  const { listQuestions } = await import('../../state/questions.js');
+  const { answerCommand, waitingStories } = await import('../../core/questions.js');
+  const questions = await listQuestions(runDir);
+  const all: StatusQuestion[] = questions.map((q) => ({
+    id: q.id,
+    ...(q.storyId !== undefined ? { storyId: q.storyId } : {}),
+    question: q.question,
+    askedAt: q.askedAt,
+    answer: q.answer ?? null,
+    ...(q.answer ? {} : { command: answerCommand(run, q.id) }),
+  }));
+  const latest = new Map<string, StatusQuestion>();
+  for (const q of all) if (q.storyId !== undefined) latest.set(q.storyId, q);
+  return { all, latest, waiting: waitingStories(questions) };
 }
 
 // The readers of the run state and the lock validate with zod, a large part of

@@ -20,14 +20,15 @@ import type { SourceFlags } from './source-options.js';
  * it read; reads only, writes nothing. Each file with errors is named in its
  * own summary line. Warnings (story quality advice included) go to stdout;
  * `--strict` makes every warning an error (printed to stderr, exit 2).
+ * `--json` prints the same findings as one JSON object on stdout instead.
  */
 export async function validateCommand(
   target: string | undefined,
-  opts: { strict?: boolean } & SourceFlags,
+  opts: { strict?: boolean; json?: boolean } & SourceFlags,
 ): Promise<number> {
   const cwd = process.cwd();
   const root = await findProjectRoot(cwd);
-  const { result, shown, previous } = wantsGithub(opts)
+  const { result, shown, format, previous } = wantsGithub(opts)
     ? await readIssues(target, opts, root)
     : await readTaskFile(target, root, cwd);
   const config = await loadConfig(root);
@@ -39,13 +40,32 @@ export async function validateCommand(
     opts.strict ? { ...issue, severity: 'error' } : issue;
   const taskIssues = [...(result.ok ? result.warnings : result.issues), ...quality].map(judged);
   const configIssues = config.issues.map(judged);
+  const taskErrors = countErrors(taskIssues);
+  const configErrors = countErrors(configIssues);
+  const exitCode = taskErrors > 0 || !result.ok || configErrors > 0 ? ExitCode.Usage : ExitCode.Success;
+  if (opts.json) {
+    const report = {
+      ok: exitCode === ExitCode.Success,
+      file: shown,
+      format,
+      stories: prd ? prd.stories.length : null,
+      errors: Math.max(taskErrors, result.ok ? 0 : 1),
+      warnings: taskIssues.length - taskErrors,
+      issues: taskIssues.map((issue) => jsonIssue(issue, cwd)),
+      config: {
+        file: showPath(config.file, cwd),
+        errors: configErrors,
+        issues: configIssues.map((issue) => jsonIssue(issue, cwd)),
+      },
+    };
+    console.log(JSON.stringify(report, null, 2));
+    return exitCode;
+  }
   for (const issue of [...taskIssues, ...configIssues]) {
     (issue.severity === 'error' ? console.error : console.log)(showIssue(issue));
   }
 
   const read = prd ? `${prd.stories.length} ${prd.stories.length === 1 ? 'story' : 'stories'}` : 'no stories';
-  const taskErrors = countErrors(taskIssues);
-  const configErrors = countErrors(configIssues);
   if (taskErrors > 0 || !result.ok) {
     console.error(`ralph: ${shown}: ${plural(Math.max(taskErrors, 1), 'error')} (read ${read})`);
   } else {
@@ -54,13 +74,14 @@ export async function validateCommand(
   }
   if (configErrors > 0)
     console.error(`ralph: ${showPath(config.file, cwd)}: ${plural(configErrors, 'error')}`);
-  return taskErrors > 0 || !result.ok || configErrors > 0 ? ExitCode.Usage : ExitCode.Success;
+  return exitCode;
 }
 
 interface Read {
   result: ReadResult;
   /** The task file (or the issues' address) as the summary names it. */
   shown: string;
+  format: string;
   previous: PreviousStory[];
 }
 
@@ -69,6 +90,7 @@ async function readTaskFile(target: string | undefined, root: string, cwd: strin
   return {
     result: await readPrd(resolved.taskPath),
     shown: relative(cwd, resolved.taskPath) || resolved.taskPath,
+    format: resolved.format,
     previous: await committedStories(root, resolved),
   };
 }
@@ -79,8 +101,14 @@ async function readIssues(target: string | undefined, flags: SourceFlags, root: 
     throw new UsageError(`--source github reads issues, not ${JSON.stringify(target)}`);
   const { connectGithubTasks } = await import('../../app/github-tasks.js');
   const { source } = await connectGithubTasks(flags, { knownRoot: root, onWait: waitRoute().onWait });
-  return { result: await source.read(), shown: source.path, previous: [] };
+  return { result: await source.read(), shown: source.path, format: 'github', previous: [] };
 }
+
+/** An issue for `--json`: where (the file as the text output names it) and what, every field kept. */
+const jsonIssue = (issue: ValidationIssue, cwd: string): ValidationIssue => ({
+  ...issue,
+  file: showPath(issue.file, cwd),
+});
 
 const countErrors = (issues: readonly ValidationIssue[]): number =>
   issues.filter((i) => i.severity === 'error').length;
