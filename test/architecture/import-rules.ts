@@ -19,6 +19,7 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   goal: ['core', 'agents', 'attempt', 'events', 'git', 'run', 'sources', 'state'],
   'scale-out': ['core', 'agents', 'attempt', 'events', 'git', 'parallel', 'run', 'sources', 'state'],
   'prd-writer': ['core', 'agents', 'git', 'run', 'sources', 'state'],
+  sandbox: ['core', 'agents', 'git', 'state'],
   ui: ['core', 'agents', 'events', 'state'],
   app: [
     'core',
@@ -30,6 +31,7 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     'parallel',
     'prd-writer',
     'run',
+    'sandbox',
     'scale-out',
     'sequential',
     'sources',
@@ -47,6 +49,7 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     'parallel',
     'prd-writer',
     'run',
+    'sandbox',
     'scale-out',
     'sequential',
     'sources',
