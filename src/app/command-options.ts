@@ -9,6 +9,8 @@ export interface WorkspaceFlags {
   force?: boolean;
   push?: boolean;
   pr?: boolean;
+  /** `--sandbox` / `--no-sandbox`: the agent, its gates and hooks in a sandbox (default: config `sandbox.enabled`). */
+  sandbox?: boolean;
 }
 
 export interface RunOptions extends WorkspaceFlags {

@@ -36,6 +36,8 @@ export const RunStartedSchema = z.object({
   /** Stories (or a goal's steps) not done yet. */
   remaining: z.number(),
   resumed: z.boolean(),
+  /** The sandbox every agent, gate and hook of the run starts in (`bwrap`, `sandbox-exec`); absent when none. */
+  sandbox: z.string().optional(),
   /** A goal run's own start. */
   goal: z
     .object({

@@ -114,6 +114,7 @@ async function iterate(ctx: GoalContext, resumed: boolean): Promise<GoalOutcome>
     maxIterations: start.stats.maxIterations,
     remaining: steps.total - steps.completed,
     resumed,
+    ...(ctx.wrap?.label ? { sandbox: ctx.wrap.label } : {}),
     goal: {
       text: start.goal,
       iterationsBefore: start.stats.currentIteration,

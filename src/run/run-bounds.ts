@@ -32,6 +32,7 @@ export function announceRun(
     maxIterations,
     remaining,
     resumed,
+    ...(ctx.wrap?.label ? { sandbox: ctx.wrap.label } : {}),
   });
   return { baseMaxIterations, maxIterations };
 }
