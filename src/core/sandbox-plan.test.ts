@@ -161,6 +161,15 @@ describe('what the plan leaves out', () => {
     expect(plan.protected).toEqual([]);
   });
 
+  it('leaves $HOME as it is when the agent’s state directory is $HOME itself', () => {
+    const plan = planSandbox(facts({ agentPaths: [HOME] }), existing());
+    expect(plan.hidden).toEqual([]);
+    expectRules(plan, [
+      [`${HOME}/.claude/session-env/x`, true, true, 'the agent’s state, all of $HOME'],
+      [`${REPO}/.git/hooks/pre-commit`, true, false, 'still protected'],
+    ]);
+  });
+
   it('shows read paths only where they would be hidden', () => {
     const plan = planSandbox(facts(), existing());
     expect(plan.readOnly).not.toContain('/usr/lib/node_modules');

@@ -120,12 +120,16 @@ function gitWritable(git: GitLayout): string[] {
 }
 
 export function planSandbox(facts: SandboxFacts, exists: (p: string) => boolean): SandboxPlan {
-  const hidden = unique([facts.home]).filter(exists);
   const git = facts.git;
   const pinned = git ? unique(gitWritable(git)).filter(exists) : [];
   const writable = unique([facts.checkout, ...pinned, ...facts.agentPaths, ...facts.writePaths]);
-  const insideHidden = (p: string) => [...hidden, facts.scratch].some((h) => isWithin(p, h));
   const commonShown = git && git.gitDir !== git.commonDir ? [git.commonDir] : [];
+  // $HOME is hidden unless what is shown covers it all (an agent's state directory that is $HOME itself).
+  const coveredBy = (paths: readonly string[]) => (p: string) => paths.some((s) => isWithin(p, s));
+  const hidden = unique([facts.home])
+    .filter(exists)
+    .filter((h) => !coveredBy([...writable, ...commonShown, ...facts.readPaths])(h));
+  const insideHidden = coveredBy([...hidden, facts.scratch]);
   const readOnly = unique([...commonShown, ...facts.readPaths]).filter(
     (p) => insideHidden(p) && !writable.includes(p),
   );
