@@ -2,7 +2,7 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_GOAL_MAX_ITERATIONS } from '../../app/command-options.js';
 import { PROVIDERS } from '../../state/providers.js';
-import { addWorkspaceOptions } from './run-options.js';
+import { addSandboxOptions, addWorkspaceOptions } from './run-options.js';
 
 export type { GoalOptions } from '../../app/command-options.js';
 
@@ -53,7 +53,7 @@ export function addGoalOptions(command: Command): Command {
     .option('-d, --dry-run', 'print the prompt of the next iteration; run nothing')
     .option('--headless', 'plain line output even on a TTY')
     .option('--json', 'NDJSON events on stdout (implies --headless)');
-  return addWorkspaceOptions(base, 'the goal is complete')
+  return addSandboxOptions(addWorkspaceOptions(base, 'the goal is complete'))
     .option('-v, --verbose', "show the agent's own text and tool output")
     .option(
       '-l, --log <file>',

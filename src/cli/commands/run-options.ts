@@ -37,6 +37,16 @@ export function addWorkspaceOptions(command: Command, done: string): Command {
     .option('--pr', `push and open a pull request with gh when ${done} (config onComplete.createPR)`);
 }
 
+/** `--sandbox` / `--no-sandbox`: the same for a PRD run and a goal run. */
+export function addSandboxOptions(command: Command): Command {
+  return command
+    .option(
+      '--sandbox',
+      'run the agent, its gates and hooks in a sandbox (bubblewrap on Linux, sandbox-exec on macOS): they write only the checkout (config sandbox.enabled)',
+    )
+    .option('--no-sandbox', 'run without a sandbox even if the config asks for one');
+}
+
 /** The `ralph run` options (contract). */
 export function addRunOptions(command: Command): Command {
   const base = command
@@ -53,7 +63,7 @@ export function addRunOptions(command: Command): Command {
     .option('-d, --dry-run', 'print the prompt for the next story; run nothing')
     .option('--headless', 'plain line output even on a TTY')
     .option('--json', 'NDJSON events on stdout (implies --headless)');
-  return addWorkspaceOptions(base, 'every story has passed')
+  return addSandboxOptions(addWorkspaceOptions(base, 'every story has passed'))
     .option(
       '--parallel <n>',
       'run up to n independent stories at once, each in its own worktree, landed through a merge queue (default 1)',

@@ -30,6 +30,7 @@ export function Header({ prd, nowMs }: { prd: PrdView; nowMs: number }) {
     elapsed === null ? null : duration(elapsed),
     money(run.costUsd),
     run.agent,
+    run.sandbox === null ? null : `🔒 ${run.sandbox}`,
     ...where,
   ].filter((s) => s !== null);
   return (

@@ -59,6 +59,8 @@ export interface RunView {
   startedAtMs: number | null;
   finishedAtMs: number | null;
   agent: string;
+  /** The sandbox the agent runs in (`bwrap`, `sandbox-exec`), shown as 🔒; null when none. */
+  sandbox: string | null;
   /** Spend of earlier runs plus this run's. */
   costUsd: number;
   current: CurrentAttempt | null;
@@ -89,6 +91,7 @@ export function initialRunView(summary: PrdSummary, logCapacity?: number): RunVi
     startedAtMs: null,
     finishedAtMs: null,
     agent: summary.agent,
+    sandbox: summary.sandbox ?? null,
     costUsd: summary.costUsd,
     current: null,
     stories: {},
@@ -188,6 +191,7 @@ export function reloadedRun(run: RunView, summary: PrdSummary): RunView {
     maxIterations: summary.maxIterations,
     counted: 0,
     iteration: Math.max(run.iteration, summary.iteration),
+    sandbox: summary.sandbox ?? null,
   };
 }
 
@@ -203,6 +207,7 @@ export function reduceRun(run: RunView, summary: PrdSummary, event: SessionEvent
         maxIterations: event.maxIterations,
         iteration: Math.max(run.iteration, summary.iteration),
         agent: event.agent,
+        sandbox: event.sandbox ?? null,
         activity: `${event.resumed ? 'resuming' : 'starting'}: ${event.remaining} stor${event.remaining === 1 ? 'y' : 'ies'} left`,
       });
     case 'iteration-started': {
@@ -306,7 +311,7 @@ export function startRun(
   next: RunView,
   summary: PrdSummary,
   nowMs: number,
-  start: Pick<RunView, 'maxIterations' | 'iteration' | 'agent' | 'activity'>,
+  start: Pick<RunView, 'maxIterations' | 'iteration' | 'agent' | 'sandbox' | 'activity'>,
 ): RunView {
   return {
     ...next,
