@@ -227,7 +227,9 @@ export async function runIterationBench() {
       if (sandboxed !== undefined) {
         samples.sandboxed.push(sandboxed);
         samples.sandboxedOwn.push(median(ownTimes(sandboxDir)));
-        samples.bwrap.push(median([0, 1, 2, 3, 4].map(() => timeProcess(bwrap, [...BWRAP_START, '--', 'true']))));
+        samples.bwrap.push(
+          median([0, 1, 2, 3, 4].map(() => timeProcess(bwrap, [...BWRAP_START, '--', 'true']))),
+        );
         line += `, --sandbox ${sandboxed.toFixed(0)} ms`;
       }
       console.log(line);

@@ -11,7 +11,11 @@ import type { Provider } from '../state/providers.js';
 export interface AgentHome {
   /** Written by the agent: its state directories (made when missing, as the agent would). */
   dirs: string[];
-  /** Written by the agent: its state files, JSON, made as `{}` when missing (`$HOME` itself is read-only inside). */
+  /**
+   * The agent's state files beside them, shown when they exist. In a
+   * read-only `$HOME` an agent that replaces such a file by renaming a new
+   * one over it cannot (Claude Code then goes on without saving `~/.claude.json`).
+   */
   files: string[];
   /** Read by the agent: files its variables point at (credentials, a config file). */
   readable: string[];

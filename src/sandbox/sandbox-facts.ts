@@ -97,14 +97,6 @@ function ensureDir(dir: string): void {
   }
 }
 
-function ensureJsonFile(file: string): void {
-  try {
-    if (!existsSync(file)) writeFileSync(file, '{}\n', { flag: 'wx' });
-  } catch {
-    // Made meanwhile, or not ours to make.
-  }
-}
-
 /** With `extensions.worktreeConfig`, git reads each checkout's `config.worktree`: made (empty) so it can be protected. */
 function ensureWorktreeConfig(commonDir: string, gitDir: string): void {
   const config = path.join(commonDir, 'config');
@@ -156,7 +148,6 @@ export function resolveFacts(
       ensureWorktreeConfig(layout.commonDir, layout.gitDir);
     }
     for (const dir of [...homes.flatMap((h) => h.dirs), ...user(settings.allowWrite)]) ensureDir(dir);
-    for (const file of homes.flatMap((h) => h.files)) ensureJsonFile(file);
   }
   const hidden = [home, scratch];
   const underHidden = (p: string) => hidden.some((h) => isWithin(p, h));

@@ -142,16 +142,17 @@ describeWithBwrap('a sandboxed command in the main checkout', () => {
     }
   });
 
-  it('makes the agent’s own state (~/.claude, ~/.claude.json) and keeps what it writes there', async () => {
+  it('makes the agent’s state directory (~/.claude) and keeps what it writes there and in ~/.claude.json', async () => {
+    await writeFile(path.join(home, '.claude.json'), '{"numStartups": 1}\n');
     const ran = await run(
       sandbox(),
-      `echo s > "${home}/.claude/session" && cat "${home}/.claude.json"`,
+      `echo s > "${home}/.claude/session" && echo '{"numStartups": 2}' > "${home}/.claude.json"`,
       repo.dir,
       env,
     );
     expect(ran.code).toBe(0);
-    expect(ran.out.trim()).toBe('{}');
     expect(await readFile(path.join(home, '.claude', 'session'), 'utf8')).toBe('s\n');
+    expect(await readFile(path.join(home, '.claude.json'), 'utf8')).toBe('{"numStartups": 2}\n');
   });
 
   it('sandbox.allowWrite opens a path; allowRead shows one from $HOME read-only', async () => {
