@@ -110,8 +110,8 @@ describe('ralph run --parallel --sandbox', () => {
   });
 });
 
-describe('ralph run --worker with sandbox: in the config', () => {
-  it('verifies and pushes its story from inside the sandbox; the agent cannot reach origin', async () => {
+describe('role jobs with sandbox: in the config', () => {
+  it('a worker verifies and pushes its story from inside the sandbox, the agent cannot reach origin; integrate lands it', async () => {
     const dir = await outsideDir();
     const turns: Record<string, Turn[][]> = {};
     const p = await parallelProject(prdJson([{ id: 'A-1', title: 'Alpha one' }]), turns, {
@@ -145,6 +145,11 @@ describe('ralph run --worker with sandbox: in the config', () => {
     const gates = events.filter((ev) => ev.type === 'check-finished');
     expect(gates.length).toBeGreaterThan(0);
     for (const g of gates) expect(g.exitCode).toBe(0);
+
+    // The integrator reruns the gate on the merged result: inside the sandbox too, or it would fail.
+    const { result: integrated, outcome } = await e.integrate();
+    expect(integrated.exitCode).toBe(0);
+    expect(outcome.landed).toEqual(['A-1']);
   });
 });
 
