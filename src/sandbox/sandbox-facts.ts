@@ -99,16 +99,22 @@ function ensureDir(dir: string): void {
 
 /** With `extensions.worktreeConfig`, git reads each checkout's `config.worktree`: made (empty) so it can be protected. */
 function ensureWorktreeConfig(commonDir: string, gitDir: string): void {
-  const config = path.join(commonDir, 'config');
-  const text = existsSync(config) ? readFileSync(config, 'utf8') : '';
-  const file = path.join(gitDir, 'config.worktree');
-  if (/^\s*worktreeconfig\s*=\s*(true|yes|on|1)\s*$/im.test(text) && !existsSync(file)) {
-    writeFileSync(file, '');
+  try {
+    const config = path.join(commonDir, 'config');
+    const text = existsSync(config) ? readFileSync(config, 'utf8') : '';
+    const file = path.join(gitDir, 'config.worktree');
+    if (/^\s*worktreeconfig\s*=\s*(true|yes|on|1)\s*$/im.test(text) && !existsSync(file)) {
+      writeFileSync(file, '', { flag: 'wx' });
+    }
+  } catch {
+    // Made meanwhile, or not ours to make: git then has none to read either.
   }
 }
 
 export interface ResolvedFacts {
   facts: SandboxFacts;
+  /** The command's directory with its links resolved: where it starts inside. */
+  cwd: string;
   /** The variables the command may see. */
   env: EnvPattern[];
 }
@@ -179,6 +185,7 @@ export function resolveFacts(
       masks: masksFor(command.env).filter((m) => !underHidden(m.path)),
       network: settings.network,
     },
+    cwd,
     env: [...homes.flatMap((h) => h.env), ...settings.env],
   };
 }

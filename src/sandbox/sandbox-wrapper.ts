@@ -37,11 +37,10 @@ export function createSandboxWrapper(
 
   const wrap = (command: Command): Command => {
     const tmp = scratch();
-    const { facts, env: agentEnv } = resolveFacts(settings, command, tmp, options.prepare ?? true);
+    const { facts, cwd, env: agentEnv } = resolveFacts(settings, command, tmp, options.prepare ?? true);
     const plan = planSandbox(facts, existsSync);
     const env = sandboxEnv(command.env, [...SANDBOX_BASE_ENV, ...agentEnv], { TMPDIR: tmp });
-    const profile =
-      tool.kind === 'bwrap' ? bwrapArgs(plan, path.resolve(command.cwd)) : ['-p', seatbeltProfile(plan)];
+    const profile = tool.kind === 'bwrap' ? bwrapArgs(plan, cwd) : ['-p', seatbeltProfile(plan)];
     return {
       file: tool.path,
       args: [...profile, '--', command.file, ...command.args],
