@@ -186,6 +186,14 @@ describe('what the plan leaves out', () => {
     ).toBe(true);
   });
 
+  it('keeps what allowWrite names writable, even inside a protected folder', () => {
+    const plan = planSandbox(facts({ writePaths: [`${REPO}/.ralph/runs/cache`] }), existing());
+    expectRules(plan, [
+      [`${REPO}/.ralph/runs/cache/x`, true, true, 'allowWrite'],
+      [`${REPO}/.git/config`, true, false, 'still protected'],
+    ]);
+  });
+
   it('sandbox.allowWrite and allowRead open what they name', () => {
     const plan = planSandbox(facts({ writePaths: [`${HOME}/.npm`], readPaths: [`${HOME}/.m2`] }), existing());
     expectRules(plan, [

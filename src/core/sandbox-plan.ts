@@ -136,7 +136,9 @@ export function planSandbox(facts: SandboxFacts, exists: (p: string) => boolean)
   const ralphOwn = [path.join(facts.root, '.ralph', 'runs'), path.join(facts.root, '.ralph', 'worktrees')];
   const candidates = [...(git ? gitProtections(git, facts.checkout) : []), ...ralphOwn];
   const isWritable = (p: string) => writable.some((w) => isWithin(p, w));
-  const protectedPaths = unique(candidates).filter((p) => exists(p) && isWritable(p));
+  // Protecting a folder that holds a path asked to be writable (allowWrite inside .ralph/runs) would undo that.
+  const holdsWritable = (p: string) => writable.some((w) => w !== p && isWithin(w, p));
+  const protectedPaths = unique(candidates).filter((p) => exists(p) && isWritable(p) && !holdsWritable(p));
   return {
     hidden,
     scratch: path.resolve(facts.scratch),
