@@ -8,6 +8,7 @@ import type { AgentSetup } from '../agents/adapter.js';
 import type { CommandWrapper } from '../agents/spawn-command.js';
 import { UsageError } from '../core/errors.js';
 import type { Config } from '../state/config.js';
+import { sandboxSettings } from '../state/config-schema.js';
 import { PROVIDERS, type Provider } from '../state/providers.js';
 import { findSandboxTool, type SandboxTool, sandboxKindFor, unavailableSentence } from './sandbox-tool.js';
 import { createSandboxWrapper } from './sandbox-wrapper.js';
@@ -18,7 +19,7 @@ export interface SandboxChoice {
 }
 
 export const sandboxWanted = (choice: SandboxChoice, config: Config): boolean =>
-  choice.sandbox ?? config.sandbox.enabled;
+  choice.sandbox ?? sandboxSettings(config).enabled;
 
 /** The sandbox a run would start its agent in, for showing (the TUI's 🔒): `{ sandbox: 'bwrap' }`, or `{}`. */
 export function sandboxOf(choice: SandboxChoice, config: Config): { sandbox?: string } {
@@ -66,6 +67,7 @@ export function runSandbox(
   const tool = requireSandbox(choice, config);
   if (tool === null) return undefined;
   const providers = [...new Set(run.agents.map((a) => a.adapter.name))].filter(isProvider);
+  const sandbox = sandboxSettings(config);
   return createSandboxWrapper(
     tool,
     {
@@ -74,10 +76,10 @@ export function runSandbox(
       providers,
       binaries: run.agents.map((a) => a.binaryPath).filter((b) => path.isAbsolute(b)),
       // What the user configured for an agent is the agent's to see.
-      env: [...config.sandbox.env, ...providers.flatMap((p) => Object.keys(config.agent.env[p] ?? {}))],
-      allowRead: config.sandbox.allowRead,
-      allowWrite: config.sandbox.allowWrite,
-      network: config.sandbox.network,
+      env: [...sandbox.env, ...providers.flatMap((p) => Object.keys(config.agent.env[p] ?? {}))],
+      allowRead: sandbox.allowRead,
+      allowWrite: sandbox.allowWrite,
+      network: sandbox.network,
     },
     options,
   );

@@ -72,7 +72,7 @@ const EnvName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*\*?$/, {
 });
 
 /** `--sandbox`: the agent, its gates and its hooks under bubblewrap (Linux) or sandbox-exec (macOS). */
-const SandboxSchema = z.strictObject({
+export const SandboxSchema = z.strictObject({
   enabled: z.boolean().default(false),
   /** `host`: the user's network; `none`: none at all (an agent on a local model in the same sandbox needs none). */
   network: z.enum(['host', 'none']).default('host'),
@@ -112,9 +112,15 @@ export const ConfigSchema = z.strictObject({
       visualCheck: z.boolean().default(false),
     })
     .prefault({}),
-  sandbox: SandboxSchema.prefault({}),
+  /** Optional: absent, every sandbox setting has its default (`sandboxSettings`). */
+  sandbox: SandboxSchema.optional(),
 });
 export type Config = z.output<typeof ConfigSchema>;
+export type SandboxConfig = z.output<typeof SandboxSchema>;
+
+/** The config's `sandbox:` section, its defaults filled in when the section is absent. */
+export const sandboxSettings = (config: Pick<Config, 'sandbox'>): SandboxConfig =>
+  config.sandbox ?? SandboxSchema.parse({});
 export type PromptSwitches = Config['prompt'];
 
 export const defaultConfig = (): Config => ConfigSchema.parse({});

@@ -97,16 +97,17 @@ prompt:
 # (macOS). They may write only the checkout (and the parts of .git a commit needs, never
 # .git/hooks or .git/config), the agent's own state folders and a private /tmp; $HOME looks
 # empty but for those and the agent's install. \`ralph doctor\` says whether it works here.
-sandbox:
-  # Sandbox every run (--sandbox / --no-sandbox override it).
-  enabled: false
-  # host: the user's network (the agent reaches its API); none: no network at all.
-  network: host
-  # Also readable inside, e.g. ["~/.m2"] (~/ is your home; relative paths start at the project root).
-  allowRead: []
-  # Also writable inside, e.g. ["~/.npm"] for a package cache.
-  allowWrite: []
-  # Environment variables passed in besides the basics and the agent's own keys, e.g. ["GH_TOKEN", "AWS_*"].
-  env: []
+# The section is optional; uncomment it to change a default:
+# sandbox:
+#   # Sandbox every run (--sandbox / --no-sandbox override it).
+#   enabled: false
+#   # host: the user's network (the agent reaches its API); none: no network at all.
+#   network: host
+#   # Also readable inside, e.g. ["~/.m2"] (~/ is your home; relative paths start at the project root).
+#   allowRead: []
+#   # Also writable inside, e.g. ["~/.npm"] for a package cache.
+#   allowWrite: []
+#   # Variables passed in besides the basics and the agent's own keys, e.g. ["GH_TOKEN", "AWS_*"].
+#   env: []
 `;
 }

@@ -17,10 +17,11 @@ import { prdJson } from './loop-project.js';
 import type { Turn } from './model-script.js';
 import { implement } from './story-script.js';
 
+// In priority order; no dependencies, so that the escaping story can also run alone.
 const THREE = [
   { id: 'US-001', title: 'Add greeting' },
-  { id: 'US-002', title: 'Add farewell', dependsOn: ['US-001'] },
-  { id: 'US-003', title: 'Add thanks', dependsOn: ['US-002'] },
+  { id: 'US-002', title: 'Add farewell' },
+  { id: 'US-003', title: 'Add thanks' },
 ];
 const SECRET = 'ssh-private-key-that-must-not-leave-home';
 
@@ -150,9 +151,6 @@ export function describeSandboxedAgent(agent: LoopAgent): void {
     it('without --sandbox the same agent gets out at each', async () => {
       const { project: p, escape: attempts } = await escapingProject(agent);
       project = p;
-      // The first story lands as it would anyway; the escaping one is what is watched.
-      const first = await p.run(['demo', '--headless', '--no-worktree', '--story', 'US-001']);
-      expect(first.exitCode, first.stdout).toBe(0);
       const result = await p.run(['demo', '--headless', '--no-worktree', '--story', 'US-002']);
       expect(result.exitCode, result.stdout).toBe(0);
       expect(await show(p, 'HEAD', 'escape-report.txt')).toBe(

@@ -11,7 +11,7 @@ import { ExitCode } from '../../core/errors.js';
 import { hasErrors } from '../../core/validation-issue.js';
 import { findSandboxTool } from '../../sandbox/sandbox-tool.js';
 import { type Config, loadConfig } from '../../state/config.js';
-import { PROVIDERS, type Provider, ProviderSchema } from '../../state/config-schema.js';
+import { PROVIDERS, type Provider, ProviderSchema, sandboxSettings } from '../../state/config-schema.js';
 import { findProjectRoot } from '../../state/project-root.js';
 
 export interface DoctorOptions {
@@ -94,7 +94,7 @@ async function checkAgent(provider: Provider, config: Config, configured: Provid
 
 function checkSandbox(config: Config): SandboxCheck {
   const found = findSandboxTool();
-  const configured = config.sandbox.enabled;
+  const configured = sandboxSettings(config).enabled;
   if (found.ok) {
     const { kind, path } = found.tool;
     return {
