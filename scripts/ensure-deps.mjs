@@ -4,6 +4,15 @@
 // package-lock.json changed since the last install, or package.json declares
 // dependencies that package-lock.json does not record (an edited script alone
 // does not count). Uses nothing but Node itself: it runs before node_modules exists.
+//
+// It installs with `npm install --no-save`: the versions package-lock.json
+// records, without writing package-lock.json or package.json (a plain `npm
+// install` rewrites the lock whenever this npm or this registry lays it out
+// differently). Not `npm ci`: it refuses a lock that lacks some platform's
+// optional packages (opencode-ai's, which the registry the lock was written
+// against does not serve), where this installs what the platform needs. A
+// lock file that lacks what package.json declares is the change of whoever
+// edited package.json: it says so and leaves `npm install` to them.
 //   node scripts/ensure-deps.mjs          install if needed
 //   node scripts/ensure-deps.mjs --check  exit 1 if an install is needed, install nothing
 import { spawnSync } from 'node:child_process';
@@ -37,15 +46,21 @@ const readJson = (file) => {
 /** A dependency map in a stable form: key order does not matter. */
 const canonical = (map) => JSON.stringify(Object.entries(map ?? {}).sort(([a], [b]) => (a < b ? -1 : 1)));
 
+/** Dependency fields where package.json and package-lock.json disagree. */
+function unlocked() {
+  const declared = readJson(manifest);
+  const locked = readJson(lockfile)?.packages?.[''];
+  if (!declared || !locked) return null;
+  return DEPENDENCY_FIELDS.filter((f) => canonical(declared[f]) !== canonical(locked[f]));
+}
+
 /** Why an install is needed, or null when node_modules is up to date. */
 export function staleness() {
   const at = mtime(installed);
   if (at === null) return 'node_modules is missing';
   if ((mtime(lockfile) ?? 0) > at) return 'package-lock.json changed since the last install';
-  const declared = readJson(manifest);
-  const locked = readJson(lockfile)?.packages?.[''];
-  if (!declared || !locked) return 'package.json or package-lock.json could not be read';
-  const differs = DEPENDENCY_FIELDS.filter((f) => canonical(declared[f]) !== canonical(locked[f]));
+  const differs = unlocked();
+  if (differs === null) return 'package.json or package-lock.json could not be read';
   return differs.length > 0 ? `package.json changed its ${differs.join(', ')} since the last install` : null;
 }
 
@@ -53,7 +68,7 @@ function install() {
   // Under `npm run`, npm_execpath is the npm that is running us: use the same one.
   const npm = process.env.npm_execpath;
   const [command, args] = npm ? [process.execPath, [npm]] : ['npm', []];
-  const result = spawnSync(command, [...args, 'install', '--no-audit', '--no-fund'], {
+  const result = spawnSync(command, [...args, 'install', '--no-save', '--no-audit', '--no-fund'], {
     cwd: root,
     stdio: 'inherit',
   });
@@ -61,20 +76,32 @@ function install() {
     console.error(`ensure-deps: npm install failed (${result.error?.message ?? `exit ${result.status}`})`);
     process.exit(result.status || 1);
   }
-  // npm may rewrite package-lock.json after node_modules; mark the install as the newer of the two.
+  // Mark the install as newer than the lock file, whatever the file system's clock granularity.
   const now = new Date();
   utimesSync(installed, now, now);
+}
+
+/** How to bring node_modules up to date: installing what the lock file records, if it records package.json's dependencies. */
+function remedy() {
+  const differs = unlocked();
+  if (differs !== null && differs.length === 0) return { locked: true, advice: 'npm install --no-save' };
+  const what =
+    differs === null
+      ? 'package.json or package-lock.json could not be read'
+      : `package.json declares ${differs.join(', ')} that package-lock.json does not record`;
+  return { locked: false, advice: `npm install (${what}: updating the lock file is your change to commit)` };
 }
 
 const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
   const reason = staleness();
-  if (process.argv.includes('--check')) {
-    if (reason) console.error(`ensure-deps: ${reason}; run: npm install`);
-    process.exit(reason ? 1 : 0);
-  }
   if (reason) {
-    console.error(`ensure-deps: ${reason}; running npm install`);
+    const { locked, advice } = remedy();
+    if (process.argv.includes('--check') || !locked) {
+      console.error(`ensure-deps: ${reason}; run: ${advice}`);
+      process.exit(1);
+    }
+    console.error(`ensure-deps: ${reason}; running npm install --no-save`);
     install();
   }
 }

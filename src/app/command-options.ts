@@ -1,4 +1,5 @@
 /** What the loop commands were asked to do, as the command line parsed it (`src/cli` builds these). */
+import { UsageError } from '../core/errors.js';
 
 /** The workspace options of every loop command: where it runs, and what happens when it is done. */
 export interface WorkspaceFlags {
@@ -13,7 +14,28 @@ export interface WorkspaceFlags {
   sandbox?: boolean;
 }
 
-export interface RunOptions extends WorkspaceFlags {
+/** `--source github [--label L] [--repo OWNER/REPO]`: a label's open issues instead of a task file. */
+export interface SourceFlags {
+  source?: string;
+  label?: string;
+  repo?: string;
+}
+
+/** Whether the flags ask for GitHub issues; any other `--source` is a usage error. */
+export function wantsGithub(flags: SourceFlags): boolean {
+  if (flags.source === undefined) {
+    if (flags.label !== undefined || flags.repo !== undefined)
+      throw new UsageError('--label and --repo go with --source github');
+    return false;
+  }
+  if (flags.source !== 'github')
+    throw new UsageError(`unknown --source ${JSON.stringify(flags.source)}`, [
+      'the one source besides task files is github',
+    ]);
+  return true;
+}
+
+export interface RunOptions extends WorkspaceFlags, SourceFlags {
   agent?: string;
   agentPath?: string;
   model?: string;

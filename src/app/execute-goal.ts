@@ -5,13 +5,14 @@ import { runGoalLoop } from '../goal/goal-runner.js';
 import type { GoalSpec } from '../goal/goal-spec.js';
 import { goalRunFiles, readGoalProgress } from '../goal/progress-file.js';
 import type { GoalProgress } from '../goal/progress-schema.js';
+import { watchControlFile } from '../run/control-watch.js';
 import { onComplete } from '../run/on-complete.js';
 import { agentTimeLimits, envMs, maxCostUsd, rateLimitBackoffMs } from '../run/run-limits.js';
 import { enterPlace, workspaceMode } from '../run/workspace.js';
 import { requireSandbox, runSandbox } from '../sandbox/run-sandbox.js';
 import type { Config } from '../state/config.js';
 import { runDir } from '../state/layout.js';
-import { acquireLock, type LockHandle } from '../state/lock.js';
+import { acquireLock, type LockHandle, whileHolding } from '../state/lock.js';
 import { DEFAULT_GOAL_MAX_ITERATIONS, type GoalOptions } from './command-options.js';
 import { onCompleteWanted, setUpRunAgents } from './run-setup.js';
 
@@ -57,11 +58,28 @@ export async function executeGoal(
     ...(opts.force ? { force: true } : {}),
     ...(sandbox ? { sandbox: sandbox.kind } : {}),
   });
-  try {
-    return await goalLocked(root, config, spec, opts, run, lock);
-  } finally {
-    await lock.release();
-  }
+  // The web page's Pause and Stop reach the run through its control file, whoever else watches it.
+  const control = watchControlFile({
+    runDir: runDir(root, spec.name),
+    lock: lock.info,
+    stop: run.stop,
+    kill: run.kill,
+    emit: run.emit,
+  });
+  return whileHolding(lock, async () => {
+    try {
+      return await goalLocked(
+        root,
+        config,
+        spec,
+        opts,
+        { ...run, stop: control.stop, kill: control.kill },
+        lock,
+      );
+    } finally {
+      await control.dispose();
+    }
+  });
 }
 
 async function goalLocked(

@@ -11,7 +11,7 @@ import { openRole, type Role } from '../scale-out/open-role.js';
 import { REMOTE } from '../scale-out/shared-remote.js';
 import type { Config } from '../state/config.js';
 import { runFiles } from '../state/layout.js';
-import { acquireLock, type LockHandle } from '../state/lock.js';
+import { acquireLock, type LockHandle, whileHolding } from '../state/lock.js';
 import type { RunOptions } from './command-options.js';
 import { type StopSignals, withInterrupts } from './interrupts.js';
 import { type TaskContext, workspaceTarget } from './task-context.js';
@@ -45,14 +45,12 @@ export async function withRole<T>(
     ...(opts.force ? { force: true } : {}),
     ...(sandbox ? { sandbox: sandbox.kind } : {}),
   });
-  try {
-    return await withInterrupts(
+  return whileHolding(lock, () =>
+    withInterrupts(
       (how) => session.emit({ type: 'stop-requested', how }),
       async (signals) => work(await openRoleIn(ctx, config, opts, session, { lock, signals })),
-    );
-  } finally {
-    await lock.release();
-  }
+    ),
+  );
 }
 
 async function openRoleIn(

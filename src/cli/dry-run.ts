@@ -36,7 +36,7 @@ export async function dryRun(
     {
       cwd: ctx.root,
       name: ctx.target.name,
-      source: openTaskSource(ctx.livePath),
+      source: ctx.source ?? openTaskSource(ctx.livePath),
       progressPath: ctx.target.progressPath,
       promptTemplate,
       config,

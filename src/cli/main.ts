@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 import { CommanderError } from 'commander';
 import { showIssue } from '../app/show-issue.js';
-import { ExitCode, InvalidInputError, RalphError } from '../core/errors.js';
-import { buildProgram } from './program.js';
+import { describeSystemError, ExitCode, InvalidInputError, RalphError } from '../core/errors.js';
+import { buildProgram, runBare } from './program.js';
 
 async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
   try {
+    if (argv.length <= 2) return await runBare(program);
     await program.parseAsync(argv);
     return process.exitCode === undefined ? ExitCode.Success : Number(process.exitCode);
   } catch (error) {
@@ -31,6 +32,12 @@ function reportError(error: unknown): number {
     console.error(`ralph: ${error.message}`);
     for (const line of error.details) console.error(`  ${line}`);
     return error.exitCode;
+  }
+  // A file or process the system refused (a read-only disk, a full one): what failed, in a sentence.
+  const system = describeSystemError(error);
+  if (system !== null) {
+    console.error(`ralph: ${system}`);
+    return ExitCode.WorkLeft;
   }
   console.error('ralph: unexpected error');
   console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));

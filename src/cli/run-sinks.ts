@@ -1,4 +1,4 @@
-import { type EventSinks, openEventSinks } from '../app/event-sinks.js';
+import { type EventFollower, type EventSinks, openEventSinks } from '../app/event-sinks.js';
 import type { RunEventRecordSink } from '../events/run-event.js';
 
 /** The output flags of the loop commands. */
@@ -18,7 +18,11 @@ const stdout = (line: string) => process.stdout.write(line);
 export function openRunSinks(
   run: string,
   runDir: string,
-  flags: OutputFlags & { screen?: boolean; listeners?: readonly RunEventRecordSink[] },
+  flags: OutputFlags & {
+    screen?: boolean;
+    listeners?: readonly RunEventRecordSink[];
+    followers?: readonly EventFollower[];
+  },
 ): EventSinks {
   const screen = flags.screen !== false;
   return openEventSinks({
@@ -30,6 +34,7 @@ export function openRunSinks(
       ? { plain: { verbose: flags.verbose ?? false, write: (line: string) => stdout(`${line}\n`) } }
       : {}),
     ...(flags.listeners ? { listeners: flags.listeners } : {}),
+    ...(flags.followers ? { followers: flags.followers } : {}),
   });
 }
 

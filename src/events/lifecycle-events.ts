@@ -96,6 +96,8 @@ export const ChangesStashedSchema = z.object({
 export const StopRequestedSchema = z.object({
   type: z.literal('stop-requested'),
   how: z.enum(['graceful', 'immediate']),
+  /** Who asked, when not this process's keys: a control request (`web page`). */
+  from: z.string().optional(),
 });
 
 export const MaxIterationsChangedSchema = z.object({

@@ -13,7 +13,7 @@ import type { RunContext } from '../run/run-context.js';
 import { storyAttemptRequest } from '../run/story-attempt.js';
 import { rollBack } from '../run/story-rollback.js';
 import { type SetupEnvironment, setupOnce } from '../run/worktree-setup.js';
-import { openTaskSource } from '../sources/load-task-source.js';
+import { sourceSeenFrom } from '../sources/load-task-source.js';
 import { faultPoint } from '../state/fault-point.js';
 import type { Failure } from '../state/run-state.js';
 
@@ -162,7 +162,7 @@ function storyContext(
   return {
     ...run,
     cwd: dir,
-    source: openTaskSource(inside(ctx.source.path)),
+    source: sourceSeenFrom(ctx.source, inside),
     progressPath: inside(ctx.progressPath),
     emit,
     ...(environment ? { environment } : {}),

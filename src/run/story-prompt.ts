@@ -59,7 +59,10 @@ export async function storyPromptFor(
           },
         }
       : {}),
-    taskFilePath: relative(cwd, sources.source.path) || sources.source.path,
+    // A remote source (GitHub issues) is named by its address.
+    taskFilePath: sources.source.remote
+      ? sources.source.path
+      : relative(cwd, sources.source.path) || sources.source.path,
     progressFilePath: relative(cwd, sources.progressPath) || sources.progressPath,
   });
 }

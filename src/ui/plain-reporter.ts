@@ -66,7 +66,7 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
     case 'rolled-back':
       return `  rolled back to ${event.to.slice(0, 7)}${event.rescueRef ? ` (${event.storyId === undefined ? 'kept' : 'attempt kept'} at ${event.rescueRef})` : ''}`;
     case 'story-parked':
-      return `✗ ${event.storyId} parked after ${event.attempts} attempts: ${firstLine(event.reason)}`;
+      return `✗ ${event.storyId} parked after ${plural(event.attempts, 'attempt')}: ${firstLine(event.reason)}`;
     case 'task-file-restored':
       return `  the agent edited ${event.path}; restored the tool's copy`;
     case 'rate-limited':
@@ -76,6 +76,10 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
         ? `  usage: ${event.inputTokens} in, ${event.outputTokens} out, ${money(event.costUsd)}`
         : null;
     case 'stop-requested':
+      if (event.from !== undefined)
+        return event.how === 'graceful'
+          ? `paused from the ${event.from}: stopping after this iteration`
+          : `stopped from the ${event.from}: killing the agent`;
       return event.how === 'graceful'
         ? 'stopping after this iteration (Ctrl-C again to stop now)'
         : 'stopping now: killing the agent';

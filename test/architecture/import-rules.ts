@@ -8,8 +8,9 @@ import path from 'node:path';
 export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   core: [],
   git: ['core'],
+  github: ['core'],
   state: ['core', 'git'],
-  sources: ['core', 'state'],
+  sources: ['core', 'github', 'state'],
   agents: ['core', 'state'],
   events: ['core', 'agents'],
   attempt: ['core', 'agents', 'events', 'git', 'state'],
@@ -21,12 +22,14 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'prd-writer': ['core', 'agents', 'git', 'run', 'sources', 'state'],
   sandbox: ['core', 'agents', 'git', 'state'],
   ui: ['core', 'agents', 'events', 'state'],
+  web: ['core', 'agents', 'app', 'events', 'git', 'goal', 'sources', 'state', 'ui'],
   app: [
     'core',
     'agents',
     'attempt',
     'events',
     'git',
+    'github',
     'goal',
     'parallel',
     'prd-writer',
@@ -45,6 +48,7 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     'attempt',
     'events',
     'git',
+    'github',
     'goal',
     'parallel',
     'prd-writer',
@@ -55,6 +59,7 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     'sources',
     'state',
     'ui',
+    'web',
   ],
 };
 

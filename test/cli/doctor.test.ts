@@ -151,4 +151,35 @@ describe('ralph doctor', () => {
     expect(run.stdout).toMatch(/· amp +Amp: not found \(amp\)/);
     expect(run.stdout).toMatch(/· gh: not found/);
   });
+
+  it('--agent-path checks the binary a run would be given, as `ralph run --agent-path` takes it', async () => {
+    // Not on PATH: only the flag finds it.
+    const elsewhere = join(dir, 'elsewhere');
+    await mkdir(elsewhere);
+    const path = join(elsewhere, 'claude-2');
+    await writeFile(path, '#!/bin/sh\necho "2.1.197 (Claude Code)"\n');
+    await chmod(path, 0o755);
+    const env = baseEnv({ IS_SANDBOX: '1' });
+    const found = await runRalph(['doctor', '--json', '--agent', 'claude', '--agent-path', path], {
+      cwd: project,
+      env,
+    });
+    expect(found.stderr).toBe('');
+    expect(found.exitCode).toBe(0);
+    expect(agent(report(found), 'claude')).toMatchObject({
+      configured: true,
+      usable: true,
+      binary: path,
+      path,
+      version: '2.1.197',
+    });
+
+    const missing = await runRalph(['doctor', '--agent-path', join(elsewhere, 'nope')], {
+      cwd: project,
+      env,
+    });
+    expect(missing.exitCode).toBe(1);
+    expect(missing.stdout).toContain(`Claude Code: not found (${join(elsewhere, 'nope')})  [configured]`);
+    expect(missing.stdout).toMatch(/the configured agent \(claude\) cannot run here: .*--agent-path/);
+  });
 });

@@ -9,20 +9,13 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readEvents } from '../../src/state/event-log.js';
-import { createLoopProject, type LoopProject, prdJson } from '../support/loop-project.js';
-import { implement } from '../support/story-script.js';
-
-const THREE = [
-  { id: 'US-001', title: 'Add greeting' },
-  { id: 'US-002', title: 'Add farewell' },
-  { id: 'US-003', title: 'Add shout' },
-];
-
-const PLAN = {
-  'US-001': [implement('US-001', 'Add greeting', 'greet.txt', 'hello\n')],
-  'US-002': [implement('US-002', 'Add farewell', 'bye.txt', 'bye\n')],
-  'US-003': [implement('US-003', 'Add shout', 'shout.txt', 'HEY\n')],
-};
+import {
+  createLoopProject,
+  type LoopProject,
+  THREE_STORY_PLAN as PLAN,
+  prdJson,
+  THREE_STORIES as THREE,
+} from '../support/loop-project.js';
 
 const LINES = ['1 US-001', '2 US-002', '3 US-003'];
 

@@ -7,23 +7,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   createLoopProject,
   featSubjects,
+  THREE_STORY_PLAN as happyPlan,
   type LoopProject,
   prdJson,
   prdMd,
+  THREE_STORIES as THREE,
 } from '../support/loop-project.js';
 import { fail, implement } from '../support/story-script.js';
-
-const THREE = [
-  { id: 'US-001', title: 'Add greeting' },
-  { id: 'US-002', title: 'Add farewell' },
-  { id: 'US-003', title: 'Add shout' },
-];
-
-const happyPlan = {
-  'US-001': [implement('US-001', 'Add greeting', 'greet.txt', 'hello\n')],
-  'US-002': [implement('US-002', 'Add farewell', 'bye.txt', 'bye\n')],
-  'US-003': [implement('US-003', 'Add shout', 'shout.txt', 'HEY\n')],
-};
 
 let project: LoopProject | undefined;
 afterEach(async () => {

@@ -7,7 +7,7 @@ import type { GitFixture } from './git-fixture.js';
 import type { Script } from './model-script.js';
 import type { CliResult } from './ralph-cli.js';
 import { createScriptedProject } from './scripted-project.js';
-import { type StoryPlan, type StoryScript, storyScript } from './story-script.js';
+import { implement, type StoryPlan, type StoryScript, storyScript } from './story-script.js';
 
 export interface LoopProject {
   repo: GitFixture;
@@ -47,6 +47,20 @@ export interface StoryDef {
   dependsOn?: string[];
   description?: string;
 }
+
+/** The three stories most loop tests run. */
+export const THREE_STORIES: StoryDef[] = [
+  { id: 'US-001', title: 'Add greeting' },
+  { id: 'US-002', title: 'Add farewell' },
+  { id: 'US-003', title: 'Add shout' },
+];
+
+/** An agent that does each of THREE_STORIES properly on its first attempt. */
+export const THREE_STORY_PLAN: StoryPlan = {
+  'US-001': [implement('US-001', 'Add greeting', 'greet.txt', 'hello\n')],
+  'US-002': [implement('US-002', 'Add farewell', 'bye.txt', 'bye\n')],
+  'US-003': [implement('US-003', 'Add shout', 'shout.txt', 'HEY\n')],
+};
 
 /** A snarktank-style prd.json. */
 export function prdJson(stories: StoryDef[], extra: Record<string, unknown> = {}): string {

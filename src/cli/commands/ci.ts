@@ -51,7 +51,8 @@ export async function ciGithubCommand(target: string | undefined, opts: CiGithub
     prdBranch: await resolveWorkBranch(ctx.root, { name: ctx.target.name, prd: ctx.prd }),
     agent: provider as RunnerAgent,
     parallel: opts.parallel ?? 4,
-    ralphPackage: opts.ralphPackage ?? `ralph@${VERSION}`,
+    // The npm package ralph is published as; the registry's `ralph` is another tool.
+    ralphPackage: opts.ralphPackage ?? `ralph-cli@${VERSION}`,
     runsOn: opts.runsOn ?? 'ubuntu-latest',
     node: opts.node ?? '22',
     maxRounds: opts.maxRounds ?? 50,

@@ -1,9 +1,10 @@
 /**
  * `ralph doctor`: which agent CLIs are installed and can run headless here,
- * whether git and gh are present, and whether `--sandbox` can work here. Exits
- * 1 when the configured agent (RALPH_AGENT, else config `agent.provider`)
- * cannot run, git is missing, or the config asks for a sandbox this machine
- * cannot give.
+ * whether git and gh are present, and whether `--sandbox` can work here.
+ * Exits 1 when the configured agent (`--agent`, else RALPH_AGENT, else
+ * config `agent.provider`; its binary from `--agent-path`, RALPH_AGENT_PATH
+ * or `agent.path`) cannot run, git is missing, or the config asks for a
+ * sandbox this machine cannot give.
  */
 import { readVersion, resolveBinary } from '../../agents/binary.js';
 import { getAdapter } from '../../agents/registry.js';
@@ -16,6 +17,10 @@ import { findProjectRoot } from '../../state/project-root.js';
 
 export interface DoctorOptions {
   json?: boolean;
+  /** The agent to check as the one a run would use (else RALPH_AGENT, else the config's). */
+  agent?: string;
+  /** Its binary, as `ralph run --agent-path` takes it (else RALPH_AGENT_PATH, else agent.path). */
+  agentPath?: string;
 }
 
 export interface AgentCheck {
@@ -63,11 +68,16 @@ export interface DoctorReport {
 
 const isRoot = (): boolean => process.getuid?.() === 0;
 
-async function checkAgent(provider: Provider, config: Config, configured: Provider): Promise<AgentCheck> {
+async function checkAgent(
+  provider: Provider,
+  config: Config,
+  configured: Provider,
+  agentPath: string | undefined,
+): Promise<AgentCheck> {
   const adapter = getAdapter(provider);
   const isConfigured = provider === configured;
   const binary = isConfigured
-    ? (process.env.RALPH_AGENT_PATH ?? config.agent.path ?? adapter?.defaultBinary ?? provider)
+    ? (agentPath ?? process.env.RALPH_AGENT_PATH ?? config.agent.path ?? adapter?.defaultBinary ?? provider)
     : (adapter?.defaultBinary ?? provider);
   const base = { provider, name: adapter?.displayName ?? provider, configured: isConfigured, binary };
   if (adapter === undefined) {
@@ -125,19 +135,19 @@ async function checkTool(name: string): Promise<ToolCheck> {
   return { name, path, version: version.ok ? version.version : null };
 }
 
-export async function gatherDoctorReport(cwd: string): Promise<DoctorReport> {
+export async function gatherDoctorReport(cwd: string, opts: DoctorOptions = {}): Promise<DoctorReport> {
   const notes: string[] = [];
   const loaded = await loadConfig(await findProjectRoot(cwd));
   if (hasErrors(loaded.issues))
     notes.push(`${loaded.file} has errors (run \`ralph validate\`); using the defaults`);
   const { config } = loaded;
   const fromEnv = process.env.RALPH_AGENT;
-  const parsed = ProviderSchema.safeParse(fromEnv);
-  if (fromEnv !== undefined && !parsed.success)
+  const parsed = ProviderSchema.safeParse(opts.agent ?? fromEnv);
+  if (opts.agent === undefined && fromEnv !== undefined && !parsed.success)
     notes.push(`RALPH_AGENT=${fromEnv} is not an agent ralph knows`);
   const configured = parsed.success ? parsed.data : config.agent.provider;
   const [agents, git, gh] = await Promise.all([
-    Promise.all(PROVIDERS.map((p) => checkAgent(p, config, configured))),
+    Promise.all(PROVIDERS.map((p) => checkAgent(p, config, configured, opts.agentPath))),
     checkTool('git'),
     checkTool('gh'),
   ]);
@@ -192,7 +202,7 @@ function sandboxLines(s: SandboxCheck): string[] {
 }
 
 export async function doctorCommand(opts: DoctorOptions): Promise<number> {
-  const report = await gatherDoctorReport(process.cwd());
+  const report = await gatherDoctorReport(process.cwd(), opts);
   if (opts.json) console.log(JSON.stringify(report, null, 2));
   else for (const line of formatDoctorReport(report)) console.log(line);
   return report.ok ? ExitCode.Success : ExitCode.WorkLeft;

@@ -10,7 +10,8 @@ import { locateProject } from '../../state/project-root.js';
 import type { CurrentAttempt, RunState } from '../../state/run-state.js';
 import { duration, statusMark } from '../format.js';
 import { findGoalRun } from '../goal-run-target.js';
-import { openTaskContext } from '../open-target.js';
+import { openCommandTarget } from '../open-source-target.js';
+import type { SourceFlags } from './source-options.js';
 
 /** The attempt a live run is on: the run state names it, the lock says whether that run is still going. */
 interface Running extends CurrentAttempt {
@@ -18,11 +19,14 @@ interface Running extends CurrentAttempt {
   pid: number;
 }
 
-export async function statusCommand(target: string | undefined, opts: { json?: boolean }): Promise<number> {
+export async function statusCommand(
+  target: string | undefined,
+  opts: { json?: boolean } & SourceFlags,
+): Promise<number> {
   const { root, inGit } = await locateProject(process.cwd());
-  const goal = await findGoalRun(target, process.cwd(), root);
+  const goal = opts.source === undefined ? await findGoalRun(target, process.cwd(), root) : null;
   if (goal) return (await import('./goal-status.js')).goalStatusCommand(goal, opts);
-  const ctx = await openTaskContext(target, process.cwd(), root);
+  const ctx = await openCommandTarget(target, opts, { knownRoot: root });
   const run = await runStateIn(ctx.target.runDir);
   const lock = await lockIn(ctx.target.runDir);
   const running: Running | null =
@@ -71,7 +75,7 @@ export async function statusCommand(target: string | undefined, opts: { json?: b
     return ExitCode.Success;
   }
 
-  const shown = relative(process.cwd(), ctx.livePath) || ctx.livePath;
+  const shown = ctx.source?.remote ? ctx.livePath : relative(process.cwd(), ctx.livePath) || ctx.livePath;
   // One write for the whole listing: a line at a time, a PRD of thousands of stories took longer to print than to read.
   const out: string[] = [];
   out.push(`${ctx.target.name}: ${ctx.prd.project} (${shown})`);

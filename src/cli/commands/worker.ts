@@ -4,6 +4,7 @@ import { ExitCode } from '../../core/errors.js';
 import type { RunEvent } from '../../events/run-event.js';
 import { type WorkerOutcome, workerRole } from '../../scale-out/worker-role.js';
 import type { Config } from '../../state/config.js';
+import { plural } from '../format.js';
 import type { RunOptions } from './run-options.js';
 
 /**
@@ -60,7 +61,7 @@ function describe(storyId: string, outcome: WorkerOutcome): string {
     case 'not-ready':
       return `${storyId} was not run: ${outcome.reason}`;
     case 'parked':
-      return `${storyId} parked on origin after ${outcome.attempts} attempts: ${outcome.reason}`;
+      return `${storyId} parked on origin after ${plural(outcome.attempts, 'attempt')}: ${outcome.reason}`;
     case 'rate-limited':
       return `${storyId} was rate limited; nothing pushed, it will be planned again`;
     case 'aborted':

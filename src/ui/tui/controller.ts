@@ -116,6 +116,15 @@ export function createController(session: TuiSession, options: ControllerOptions
       (error: unknown) => flash(`could not reload ${name}: ${message(error)}`),
     );
 
+  // Asked when the TUI opens, and again after the settings (the agent among them) were saved.
+  const checkAgent = () =>
+    session.checkAgent?.().then(
+      (problem) => dispatch({ type: 'agent-checked', problem }),
+      (error: unknown) =>
+        dispatch({ type: 'agent-checked', problem: { message: message(error), details: [] } }),
+    );
+  void checkAgent();
+
   const unsubscribe = session.subscribe((name, event) => {
     if (disposed) return;
     dispatch({ type: 'session-event', name, event, nowMs: now() }, finishOf(event) !== null);
@@ -165,7 +174,10 @@ export function createController(session: TuiSession, options: ControllerOptions
         break;
       case 'save-settings':
         session.config.save(effect.patch).then(
-          (issues) => dispatch({ type: 'settings-saved', settings: session.config.get(), issues }),
+          (issues) => {
+            dispatch({ type: 'settings-saved', settings: session.config.get(), issues });
+            void checkAgent();
+          },
           (error: unknown) =>
             dispatch({ type: 'settings-saved', settings: session.config.get(), issues: [message(error)] }),
         );

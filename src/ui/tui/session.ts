@@ -97,6 +97,13 @@ export interface SettingsPatch {
   notifications?: { bell?: boolean; desktop?: boolean };
 }
 
+/** Why the agent a run would start cannot run here, and what to do about it. */
+export interface AgentProblem {
+  message: string;
+  /** How to fix it, e.g. the `--agent-path` hint. */
+  details: readonly string[];
+}
+
 export interface ActionResult {
   ok: boolean;
   message: string;
@@ -119,6 +126,12 @@ export interface TuiSession {
   stopNow(name: string): void;
   /** Raise or lower the iteration limit of the running (or next) loop; returns the new limit. */
   adjustMaxIterations(name: string, delta: number): number;
+  /**
+   * The first check a run makes of its agent (is its binary there), asked
+   * once when the TUI opens, so a missing agent is said before `s`.
+   * Resolves with null when it is found.
+   */
+  checkAgent?(): Promise<AgentProblem | null>;
   /** Every event of every PRD's loop; returns the unsubscribe function. */
   subscribe(listener: (name: string, event: SessionEvent) => void): () => void;
   /** The PRD as it is now on disk (statuses, progress entries, run state). */

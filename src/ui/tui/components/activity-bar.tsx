@@ -1,6 +1,7 @@
 import { Text } from 'ink';
 import { duration } from '../model/format.js';
 import type { PrdView } from '../model/tui-state.js';
+import { useColor } from './colors.js';
 
 /** A quiet agent is called silent after a quarter of its idle timeout, at most 30 s (30 s without one). */
 export const silentAfterMs = (idleTimeoutMs: number): number =>
@@ -12,6 +13,7 @@ export const silentAfterMs = (idleTimeoutMs: number): number =>
  * (a tool call, the agent's words, its API retries).
  */
 export function ActivityBar({ prd, nowMs }: { prd: PrdView; nowMs: number }) {
+  const color = useColor();
   const { run, summary } = prd;
   const current = run.phase === 'running' ? run.current : null;
   const silentMs = current?.agentRunning ? nowMs - current.heardAtMs : 0;
@@ -20,7 +22,7 @@ export function ActivityBar({ prd, nowMs }: { prd: PrdView; nowMs: number }) {
   return (
     <Text dimColor={!silent} wrap="truncate-end">
       ▸ {current ? `${duration(nowMs - current.startedAtMs)} · ` : ''}
-      {silent ? <Text color="yellow">silent for {Math.floor(silentMs / 1000)}s · </Text> : null}
+      {silent ? <Text color={color('yellow')}>silent for {Math.floor(silentMs / 1000)}s · </Text> : null}
       {activity}
     </Text>
   );

@@ -103,7 +103,7 @@ export function App({ controller, now }: { controller: TuiController; now?: () =
 
   return (
     <Box flexDirection="column" width={layout.columns} height={layout.rows - 1}>
-      <Header prd={prd} nowMs={nowMs} />
+      <Header prd={prd} nowMs={nowMs} columns={layout.columns} agentProblem={state.agentProblem} />
       <PrdTabs state={state} />
       <Box height={layout.bodyHeight} flexDirection="column" overflow="hidden">
         {body}

@@ -3,6 +3,7 @@
 import type { HookTaskLine } from '../session.js';
 import { money, storyDuration, wrap } from './format.js';
 import type { LogLine } from './log-lines.js';
+import { markdownLines } from './markdown-lines.js';
 import { STATUS_ICON, type StoryRow } from './stories.js';
 
 const STATE_WORDS = { done: 'done', 'in-progress': 'in progress', todo: 'todo', parked: 'parked' } as const;
@@ -34,7 +35,7 @@ export function detailLines(row: StoryRow, width: number, maxAttempts?: number):
   }
   if (story.progressEntry !== undefined && story.progressEntry.trim() !== '') {
     lines.push({ text: '', style: 'text' }, { text: 'Progress', style: 'accent' });
-    lines.push(...para(story.progressEntry.trim(), 'dim'));
+    lines.push(...markdownLines(story.progressEntry.trim(), w, 'dim'));
   }
   return lines;
 }

@@ -134,6 +134,11 @@ function globalKey(state: TuiState, press: KeyPress, can: Capabilities): KeyResu
     case 'l':
       return none({ ...state, view: { kind: 'picker', index: state.selected } });
     case 'q':
+      if (onlyFinishing(state))
+        return flash(
+          { ...state, quit: 'stopping' },
+          'the goal is reached: quitting once the run has finished (x stops now)',
+        );
       if (anyActive(state)) return none({ ...state, quit: 'confirm' });
       return none({ ...state, exit: state.lastExitCode ?? 0 });
     case 'n':
@@ -169,6 +174,10 @@ function globalKey(state: TuiState, press: KeyPress, can: Capabilities): KeyResu
   }
   return none(state);
 }
+
+/** Every loop still going has done its work and is only finishing: there is nothing to ask about. */
+const onlyFinishing = (state: TuiState): boolean =>
+  anyActive(state) && state.prds.every((p) => !isActive(p.run) || p.run.winding);
 
 function backView(state: TuiState): BaseView {
   const view = state.view;
@@ -248,10 +257,18 @@ function confirmQuit(state: TuiState, press: KeyPress): KeyResult {
 function openDiff(state: TuiState, prd: PrdView): KeyResult {
   const rows = storyRows(prd.summary.stories, prd.run);
   const row = rows[focusedIndex(rows, prd.pickedStory, prd.run.current?.storyId ?? null)];
-  // A finished story shows its commits; anything else shows the work in progress.
+  // A finished story shows its commits; anything else shows the work in progress: that of the
+  // attempt in flight since it began (committed or not), else what is not committed.
   const storyId = row !== undefined && row.state === 'done' ? row.story.id : null;
+  const current = prd.run.current;
+  const attempt =
+    storyId === null && current !== null
+      ? current.maxAttempts > 0
+        ? `${current.storyId} attempt ${current.attempt}`
+        : `iteration ${prd.run.iteration}`
+      : null;
   return {
-    state: { ...state, view: { kind: 'diff', storyId, status: 'loading', text: '', top: 0 } },
+    state: { ...state, view: { kind: 'diff', storyId, attempt, status: 'loading', text: '', top: 0 } },
     effects: [{ type: 'load-diff', name: prd.summary.name, storyId }],
   };
 }

@@ -11,6 +11,7 @@ import { attemptOf, isGoalFlavoured } from './goal-event.js';
 import { reduceGoalEvent, withHookTask } from './goal-run-view.js';
 import { type Lanes, reduceLanes } from './lanes.js';
 import { emptyLog, type LogState, logEvent, note } from './log-cards.js';
+import { allDone } from './status.js';
 import { type StepName, type Steps, type StepView, stepOf } from './steps.js';
 
 /** `paused`: the last run was stopped by the user (p, x) and resumes with s. */
@@ -50,6 +51,10 @@ export interface RunView {
   phase: RunPhase;
   /** A pause (finish the iteration) or an immediate stop was asked for. */
   stopping: 'none' | 'pause' | 'stop';
+  /** How the last session was interrupted: paused after its iteration (`p`), or stopped at once (`x`). */
+  interruption: 'pause' | 'stop' | null;
+  /** The loop's work is done (the goal was reached): it is only finishing (hooks, push, pull request). */
+  winding: boolean;
   /** The iteration limit of the running session, or of the next one. */
   maxIterations: number;
   /** Iterations of the running session that count toward its limit, the one in flight included. */
@@ -85,6 +90,8 @@ export function initialRunView(summary: PrdSummary, logCapacity?: number): RunVi
   return {
     phase: 'ready',
     stopping: 'none',
+    interruption: null,
+    winding: false,
     maxIterations: summary.maxIterations,
     counted: 0,
     iteration: summary.iteration,
@@ -186,6 +193,8 @@ export function withStep(run: RunView, name: StepName, step: StepView): RunView 
 /** The summary was read again: while no loop runs, the header shows what the next run would do. */
 export function reloadedRun(run: RunView, summary: PrdSummary): RunView {
   if (isActive(run)) return run;
+  // Complete: there is no next run to show; the header keeps the figures of the run that got there.
+  if (run.phase === 'finished' && allDone(summary)) return run;
   return {
     ...run,
     maxIterations: summary.maxIterations,
@@ -318,6 +327,8 @@ export function startRun(
     ...start,
     phase: 'running',
     stopping: 'none',
+    interruption: null,
+    winding: false,
     counted: 0,
     startedAtMs: nowMs,
     finishedAtMs: null,
@@ -337,10 +348,14 @@ export function endRun(
   nowMs: number,
   end: RunOutcome & { costUsd: number },
 ): RunView {
+  const interrupted = end.reason === 'interrupted';
   return {
     ...next,
-    phase: end.reason === 'interrupted' ? 'paused' : 'finished',
+    phase: interrupted ? 'paused' : 'finished',
     stopping: 'none',
+    // Only `p` lets the iteration finish; `x`, a second Ctrl-C or the terminal closing stop it.
+    interruption: interrupted ? (run.stopping === 'pause' ? 'pause' : 'stop') : null,
+    winding: false,
     finishedAtMs: nowMs,
     current: null,
     costUsd: end.costUsd,

@@ -4,6 +4,7 @@
  * answers to requests); `handleKey` (keys.ts) applies what the user pressed.
  */
 import type {
+  AgentProblem,
   HandOffRequest,
   HandOffResult,
   PrdSummary,
@@ -27,6 +28,8 @@ export interface PrdView {
 export type DiffView = {
   kind: 'diff';
   storyId: string | null;
+  /** With no story: the attempt in flight whose work it shows (`US-002 attempt 1`), if any. */
+  attempt: string | null;
   status: 'loading' | 'ready' | 'error';
   text: string;
   top: number;
@@ -81,12 +84,15 @@ export interface TuiState {
   exit: number | null;
   /** The exit code of the latest run that finished; the TUI's own exit code. */
   lastExitCode: number | null;
+  /** The agent cannot run here (found when the TUI opened); cleared once a run starts. */
+  agentProblem: AgentProblem | null;
 }
 
 export type Action =
   | { type: 'session-event'; name: string; event: SessionEvent; nowMs: number }
   | { type: 'prd-reloaded'; summary: PrdSummary }
   | { type: 'start-failed'; name: string; message: string }
+  | { type: 'agent-checked'; problem: AgentProblem | null }
   | { type: 'max-iterations-set'; name: string; value: number }
   | { type: 'diff-loaded'; storyId: string | null; text: string; ok: boolean }
   | { type: 'settings-saved'; settings: TuiSettings; issues: readonly string[] }
@@ -120,6 +126,7 @@ export function initialState(session: TuiSession, options: InitOptions = {}): Tu
     interrupts: 0,
     exit: null,
     lastExitCode: null,
+    agentProblem: null,
   };
 }
 
@@ -149,6 +156,8 @@ export function reduce(state: TuiState, action: Action): TuiState {
         ...p,
         run: reduceRun(p.run, p.summary, event, action.nowMs),
       }));
+      // A run started: whatever the check at the start said, the agent runs.
+      if (event.type === 'run-started') next = { ...next, agentProblem: null };
       const finished = finishOf(event);
       if (finished !== null) {
         const paused = finished.reason === 'interrupted';
@@ -182,6 +191,21 @@ export function reduce(state: TuiState, action: Action): TuiState {
         })),
         flash: `${action.name}: ${action.message}`,
       });
+    case 'agent-checked': {
+      const problem = action.problem;
+      if (problem === null || anyActive(state)) return { ...state, agentProblem: null };
+      // Said before anything is pressed, with how to fix it; the header keeps saying it after.
+      const view: View =
+        state.view.kind === 'dashboard'
+          ? {
+              kind: 'notice',
+              title: 'The agent cannot run here',
+              text: agentProblemText(problem),
+              tone: 'bad',
+            }
+          : state.view;
+      return { ...state, agentProblem: problem, view };
+    }
     case 'max-iterations-set':
       return updatePrd(state, action.name, (p) => ({ ...p, run: { ...p.run, maxIterations: action.value } }));
     case 'step':
@@ -213,6 +237,9 @@ export function reduce(state: TuiState, action: Action): TuiState {
       return { ...state, flash: action.message };
   }
 }
+
+export const agentProblemText = (problem: AgentProblem): string =>
+  [problem.message, ...problem.details, '', 'Any key closes this; then s tries again.'].join('\n');
 
 /** Back from the agent: the PRD it wrote or edited is shown and selected; the outcome is said. */
 function handOffDone(state: TuiState, request: HandOffRequest, result: HandOffResult): TuiState {
