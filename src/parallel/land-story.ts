@@ -105,6 +105,8 @@ export async function landStory(request: LandRequest): Promise<LandResult> {
       : await runChecks(ctx.config.checks, cwd, ctx.limits.timeoutMs, {
           signal: ctx.killSignal,
           env: { ...process.env, [ATTEMPT_ENV]: token },
+          // What the agents wrote is tested inside their sandbox here too: its gates run their code.
+          ...(ctx.wrap ? { wrap: ctx.wrap } : {}),
           onStart: (command) => emit({ type: 'check-started', iteration: request.iteration, command }),
           onFinish: (result) => emit({ type: 'check-finished', iteration: request.iteration, ...result }),
         });

@@ -34,7 +34,7 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
   switch (event.type) {
     case 'run-started':
       if (event.goal) return describeGoalStart(event, event.goal);
-      return `${event.resumed ? 'resuming' : 'starting'} ${event.name} (${event.project}): ${event.remaining} stor${event.remaining === 1 ? 'y' : 'ies'} left, agent ${event.agent}, up to ${plural(event.maxIterations, 'iteration')}`;
+      return `${event.resumed ? 'resuming' : 'starting'} ${event.name} (${event.project}): ${event.remaining} stor${event.remaining === 1 ? 'y' : 'ies'} left, agent ${event.agent}${sandboxNote(event)}, up to ${plural(event.maxIterations, 'iteration')}`;
     case 'lock-taken-over':
       return describeTakeover(event);
     case 'recovered':
@@ -270,8 +270,12 @@ function describeGoalStart(
   event: EventOf<'run-started'>,
   goal: NonNullable<EventOf<'run-started'>['goal']>,
 ): string {
-  return `${event.resumed ? 'resuming' : 'starting'} goal ${event.name}: ${firstLine(goal.text.trim())} (agent ${event.agent}, ${goal.steps.completed}/${goal.steps.total} steps done, iterations ${goal.iterationsBefore + 1}..${event.maxIterations}${goal.minIterations > 1 ? `, at least ${goal.minIterations}` : ''})`;
+  return `${event.resumed ? 'resuming' : 'starting'} goal ${event.name}: ${firstLine(goal.text.trim())} (agent ${event.agent}${sandboxNote(event)}, ${goal.steps.completed}/${goal.steps.total} steps done, iterations ${goal.iterationsBefore + 1}..${event.maxIterations}${goal.minIterations > 1 ? `, at least ${goal.minIterations}` : ''})`;
 }
+
+/** ` in a 🔒 bwrap sandbox` for a sandboxed run. */
+const sandboxNote = (event: EventOf<'run-started'>): string =>
+  event.sandbox ? ` in a 🔒 ${event.sandbox} sandbox` : '';
 
 function describeGoalFinish(
   event: EventOf<'run-finished'>,
