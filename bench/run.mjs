@@ -2,7 +2,7 @@
 // that scale with PRD size. Prints figures; asserts nothing. Compare ratios
 // within one run: the machine may be shared.
 //   npm run bench                       all of them (builds first)
-//   node bench/run.mjs startup signals  some: files, startup, signals, stream, iteration, tui
+//   node bench/run.mjs startup signals  some: files, startup, signals, stream, iteration, tui, serve
 import { performance } from 'node:perf_hooks';
 import { createClaudeParser } from '../dist/agents/claude/claude-parser.js';
 import { selectNextStory } from '../dist/core/select.js';
@@ -10,6 +10,7 @@ import { parsePrdJson } from '../dist/sources/parse-prd-json.js';
 import { parsePrdMd } from '../dist/sources/parse-prd-md.js';
 import { withPrdJsonStatus } from '../dist/sources/write-prd-json.js';
 import { runIterationBench } from './iteration.mjs';
+import { runServeBench } from './serve.mjs';
 import { runSignalsBench } from './signals.mjs';
 import { runStartupBench } from './startup.mjs';
 import { runStreamBench } from './stream.mjs';
@@ -120,6 +121,7 @@ const ALL = {
   stream: runStreamBench,
   iteration: runIterationBench,
   tui: runTuiBench,
+  serve: runServeBench,
 };
 const chosen = process.argv.slice(2);
 for (const name of chosen.length > 0 ? chosen : Object.keys(ALL)) {

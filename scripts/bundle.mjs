@@ -9,6 +9,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { buildPageAssets } from './page-build.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = path.join(root, 'dist', 'cli');
@@ -52,7 +53,11 @@ await build({
   // Ink imports the React devtools only when DEV=true; they are not a dependency.
   external: ['react-devtools-core'],
   // The bundle's files sit in dist/cli/chunks, so package.json cannot be found relative to them.
-  define: { RALPH_BUNDLED_VERSION: JSON.stringify(pkg.version) },
+  // `ralph serve`'s page (src/web/page/) travels inside the chunk that serves it.
+  define: {
+    RALPH_BUNDLED_VERSION: JSON.stringify(pkg.version),
+    RALPH_PAGE_ASSETS: JSON.stringify(await buildPageAssets(root)),
+  },
   // CommonJS dependencies (cross-spawn, signal-exit, React) call require() for Node built-ins,
   // and write-file-atomic seeds its temporary names with __filename.
   banner: {

@@ -1,4 +1,5 @@
-import type { AgentEvent } from './agent-event.js';
+import type { AgentEvent, RetryEvent } from './agent-event.js';
+import type { EndHints } from './classify-end.js';
 
 export interface InvocationOptions {
   prompt: string;
@@ -39,6 +40,18 @@ export interface AgentAdapter {
   createParser(): StreamParser;
   /** Checks that the CLI can run here, before any iteration starts. */
   preflight(ctx: PreflightContext): Promise<PreflightResult>;
+  /** How to get the CLI, e.g. `npm i -g @openai/codex`. */
+  readonly install: string;
+  /** How a person logs the CLI in, said when it cannot authenticate. */
+  readonly login: string;
+  /** What the CLI's exit codes mean beyond its words. */
+  readonly endHints: EndHints;
+  /** The API the CLI talks to, for a cheap reachability probe; undefined when ralph cannot tell. */
+  apiBase(env: NodeJS.ProcessEnv, extraArgs: readonly string[]): string | undefined;
+  /** The command that reopens a session interactively, where the CLI can. */
+  resumeCommand(sessionId: string): string[] | undefined;
+  /** An API retry the CLI reports only on stderr (Gemini CLI's "Attempt 2 failed…"), as a retry event. */
+  stderrRetry(line: string): RetryEvent | undefined;
 }
 
 /** An adapter ready to run: its binary, model, extra arguments and environment. */

@@ -12,6 +12,8 @@ import type {
   PreflightResult,
   StreamParser,
 } from './adapter.js';
+import type { RetryEvent } from './agent-event.js';
+import type { EndHints } from './classify-end.js';
 import { checkBinary } from './preflight-binary.js';
 
 /**
@@ -46,6 +48,16 @@ export interface AdapterSpec {
   createParser(): StreamParser;
   /** What the CLI needs beyond answering `--version` (a login, root rules, its home folder); null when ready. */
   ready?(ctx: PreflightContext): Promise<PreflightResult | null> | PreflightResult | null;
+  /** How a person logs the CLI in (one clause: "run `codex login`, or set OPENAI_API_KEY"). */
+  login: string;
+  /** What the CLI's exit codes mean beyond its words. */
+  endHints?: EndHints;
+  /** The API the CLI talks to, from its environment and arguments; undefined when unknown. */
+  apiBase?(env: NodeJS.ProcessEnv, extraArgs: readonly string[]): string | undefined;
+  /** The arguments that reopen a session interactively, where the CLI can. */
+  resumeArgs?(sessionId: string): string[];
+  /** An API retry the CLI reports only on stderr, as a retry event. */
+  stderrRetry?(line: string): RetryEvent | undefined;
 }
 
 export function buildInvocation(spec: AdapterSpec, opts: InvocationOptions): Invocation {
@@ -76,5 +88,14 @@ export function defineAdapter(spec: AdapterSpec): AgentAdapter {
     buildInvocation: (opts) => buildInvocation(spec, opts),
     createParser: spec.createParser,
     preflight: (ctx) => preflight(spec, ctx),
+    install: spec.install,
+    login: spec.login,
+    endHints: spec.endHints ?? {},
+    apiBase: (env, extraArgs) => spec.apiBase?.(env, extraArgs),
+    resumeCommand: (sessionId) => {
+      const args = spec.resumeArgs?.(sessionId);
+      return args === undefined ? undefined : [spec.defaultBinary, ...args];
+    },
+    stderrRetry: (line) => spec.stderrRetry?.(line),
   };
 }

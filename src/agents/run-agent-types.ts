@@ -23,6 +23,8 @@ export interface RunAgentOptions {
   rawLogPath: string;
   /** Called synchronously for each event; a throw stops the agent and rejects the run. */
   onEvent: (event: AgentEvent) => void;
+  /** Called with each complete stderr line (some CLIs report their API retries only there). */
+  onStderrLine?: (line: string) => void;
   /** Rewrites the command before it starts (a sandbox). */
   wrap?: CommandWrapper;
   /** Called once the agent is running, with its pid (also its process group id). */

@@ -161,9 +161,14 @@ async function supervise(
     for (const line of splitter.end()) emit(line);
   });
   errStream?.setEncoding('utf8');
+  let errLine = '';
   errStream?.on('data', (text: string) => {
     idleTimer?.refresh();
     stderr.append(text);
+    if (!opts.onStderrLine) return;
+    const lines = (errLine + text).split('\n');
+    errLine = (lines.pop() ?? '').slice(-maxLineBytes);
+    for (const line of lines) opts.onStderrLine(line);
   });
   if (typeof opts.invocation.stdin === 'object' && stdin) {
     stdin.on('error', () => undefined); // EPIPE when the agent exits without reading it all

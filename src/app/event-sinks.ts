@@ -1,9 +1,11 @@
 import { appendFileSync, createWriteStream, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { ExitCode, RalphError, systemErrorReason } from '../core/errors.js';
 import { jsonText } from '../core/visible-text.js';
 import type { RunEvent, RunEventRecord, RunEventRecordSink, RunEventSink } from '../events/run-event.js';
 import { runFiles } from '../state/layout.js';
 import { createPlainReporter } from '../ui/plain-reporter.js';
+import { type WebhookTarget, webhookSink } from '../ui/webhook-sink.js';
 
 /** Who watches a run, besides its own files. The writers come from `src/cli`, which alone prints. */
 export interface EventSinkOptions {
@@ -19,21 +21,32 @@ export interface EventSinkOptions {
   plain?: { write: (line: string) => void; verbose: boolean };
   /** The TUI, or anything else in this process that follows the run. */
   listeners?: readonly RunEventRecordSink[];
+  /** Followers that act on events outside this process (GitHub's write-back); `close` waits for them. */
+  followers?: readonly EventFollower[];
+  /** Webhooks (`--notify`, `notify:` in the config): a follower that POSTs what a person needs, in the background. */
+  webhooks?: readonly WebhookTarget[];
   now?: () => Date;
+}
+
+/** A sink whose work on an event goes on after it returns (a call to a remote API), in the events' order. */
+export interface EventFollower {
+  follow: RunEventRecordSink;
+  /** Resolves once the work on every event followed so far is done. */
+  settled(): Promise<void>;
 }
 
 export interface EventSinks {
   /** What runners emit to: stamped with its time and run, then handed to every sink in order. */
   emit: RunEventSink;
-  /** Flushes the log; the event log is written synchronously and needs nothing. */
+  /** Waits for the followers (the webhooks' last notifications for a bounded time), then flushes the log; the event log is written synchronously. */
   close(): Promise<void>;
 }
 
 /**
  * The one place a run's events fan out: `events.jsonl` (complete enough for
  * another process to follow the run from it alone), `ralph.log`, the screen
- * (`--json` or plain lines) and in-process listeners such as the TUI. Adding
- * a consumer is one more entry here.
+ * (`--json` or plain lines), in-process listeners such as the TUI, and
+ * webhooks. Adding a consumer is one more entry here.
  */
 export function openEventSinks(options: EventSinkOptions): EventSinks {
   const now = options.now ?? (() => new Date());
@@ -43,19 +56,46 @@ export function openEventSinks(options: EventSinkOptions): EventSinks {
   if (options.json) sinks.push(jsonSink(options.json));
   if (options.plain) sinks.push(createPlainReporter(options.plain));
   sinks.push(...(options.listeners ?? []));
+  const emit = (event: RunEvent) => {
+    const record: RunEventRecord = { at: now().toISOString(), run: options.run, ...event };
+    for (const sink of sinks) sink(record);
+  };
+  const followers = [...(options.followers ?? [])];
+  // A webhook that fails is reported once, as an event of the run itself.
+  if (options.webhooks?.length) followers.push(webhookSink(options.run, options.webhooks, emit));
+  for (const follower of followers) sinks.push(follower.follow);
   return {
-    emit: (event: RunEvent) => {
-      const record: RunEventRecord = { at: now().toISOString(), run: options.run, ...event };
-      for (const sink of sinks) sink(record);
+    emit,
+    close: async () => {
+      for (const follower of followers) await follower.settled();
+      await log.close();
     },
-    close: log.close,
   };
 }
 
-/** `events.jsonl`: one line per event, appended synchronously so order is kept and a kill loses no line before it. */
+/**
+ * `events.jsonl`: one line per event, appended synchronously so order is kept
+ * and a kill loses no line before it. A run whose record cannot be written
+ * stops: the failure goes up from the emit that met it, as a sentence. Every
+ * emit after it throws the same error, so the cleanup on the way out (which
+ * emits too) cannot put a later symptom in its place.
+ */
 function eventLogSink(file: string): RunEventRecordSink {
   mkdirSync(path.dirname(file), { recursive: true });
-  return (record) => appendFileSync(file, `${jsonText(record)}\n`);
+  let failed: RalphError | null = null;
+  return (record) => {
+    if (failed !== null) throw failed;
+    try {
+      appendFileSync(file, `${jsonText(record)}\n`);
+    } catch (error) {
+      failed = new RalphError(
+        `could not append to the run's event log ${file}: ${systemErrorReason(error) ?? String(error)}; the run stopped there`,
+        'event-log-unwritable',
+        ExitCode.WorkLeft,
+      );
+      throw failed;
+    }
+  };
 }
 
 function jsonSink(write: (line: string) => void): RunEventRecordSink {

@@ -5,12 +5,21 @@ import { runGoalLoop } from '../goal/goal-runner.js';
 import type { GoalSpec } from '../goal/goal-spec.js';
 import { goalRunFiles, readGoalProgress } from '../goal/progress-file.js';
 import type { GoalProgress } from '../goal/progress-schema.js';
+import { watchControlFile } from '../run/control-watch.js';
 import { onComplete } from '../run/on-complete.js';
-import { agentTimeLimits, envMs, maxCostUsd, rateLimitBackoffMs } from '../run/run-limits.js';
+import {
+  agentTimeLimits,
+  envMs,
+  heartbeatMs,
+  maxCostUsd,
+  outageWaitMs,
+  rateLimitBackoffMs,
+} from '../run/run-limits.js';
 import { enterPlace, workspaceMode } from '../run/workspace.js';
+import { requireSandbox, runSandbox } from '../sandbox/run-sandbox.js';
 import type { Config } from '../state/config.js';
 import { runDir } from '../state/layout.js';
-import { acquireLock, type LockHandle } from '../state/lock.js';
+import { acquireLock, type LockHandle, whileHolding } from '../state/lock.js';
 import { DEFAULT_GOAL_MAX_ITERATIONS, type GoalOptions } from './command-options.js';
 import { onCompleteWanted, setUpRunAgents } from './run-setup.js';
 
@@ -48,16 +57,36 @@ export async function executeGoal(
   opts: GoalOptions,
   run: GoalHandles,
 ): Promise<number> {
+  // A sandbox asked for and not to be had refuses here, before the lock or anything else is written.
+  const sandbox = requireSandbox(opts, config);
   // Held before anything changes: a second run must not set up a worktree under a live one.
   const lock = await acquireLock(goalRunFiles(runDir(root, spec.name)).lock, {
     command: `ralph goal ${spec.name}`,
     ...(opts.force ? { force: true } : {}),
+    ...(sandbox ? { sandbox: sandbox.kind } : {}),
   });
-  try {
-    return await goalLocked(root, config, spec, opts, run, lock);
-  } finally {
-    await lock.release();
-  }
+  // The web page's Pause and Stop reach the run through its control file, whoever else watches it.
+  const control = watchControlFile({
+    runDir: runDir(root, spec.name),
+    lock: lock.info,
+    stop: run.stop,
+    kill: run.kill,
+    emit: run.emit,
+  });
+  return whileHolding(lock, async () => {
+    try {
+      return await goalLocked(
+        root,
+        config,
+        spec,
+        opts,
+        { ...run, stop: control.stop, kill: control.kill },
+        lock,
+      );
+    } finally {
+      await control.dispose();
+    }
+  });
 }
 
 async function goalLocked(
@@ -81,6 +110,7 @@ async function goalLocked(
     emit: run.emit,
   });
   const dir = runDir(root, spec.name);
+  const wrap = runSandbox(opts, config, { root, runDir: dir, agents: [agent, ...fallbackAgents] });
   const maxCost = maxCostUsd(config, opts);
   const outcome = await runGoalLoop({
     cwd: place.cwd,
@@ -97,6 +127,8 @@ async function goalLocked(
       ...(maxCost !== undefined ? { maxCostUsd: maxCost } : {}),
       rateLimitBackoffMs: rateLimitBackoffMs(),
       hookDrainMs: envMs('RALPH_HOOK_DRAIN_MS', HOOK_DRAIN_MS),
+      outageWaitMs: outageWaitMs(config, opts),
+      heartbeatMs: heartbeatMs(),
     },
     promptTemplate: run.promptTemplate,
     stopSignal: run.stop,
@@ -104,6 +136,8 @@ async function goalLocked(
     emit: run.emit,
     lock,
     ...(opts.allowDirty ? { allowDirty: true } : {}),
+    ...(opts.wait ? { waitForAnswers: true } : {}),
+    ...(wrap ? { wrap } : {}),
   });
   const { push, createPR } = onCompleteWanted(opts, config);
   if (outcome.exitCode === ExitCode.Success && place.branch && (push || createPR)) {

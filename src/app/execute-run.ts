@@ -3,15 +3,16 @@ import { ExitCode } from '../core/errors.js';
 import type { RunEvent } from '../events/run-event.js';
 import { hasParallelLeftovers } from '../parallel/activity.js';
 import { runParallel } from '../parallel/parallel-runner.js';
+import { watchControlFile } from '../run/control-watch.js';
 import { completedStories, onComplete } from '../run/on-complete.js';
 import type { LoopSteering } from '../run/run-context.js';
 import { loopLimits } from '../run/run-limits.js';
 import { startWorkspace, type Workspace, workspaceMode } from '../run/workspace.js';
+import { requireSandbox, runSandbox } from '../sandbox/run-sandbox.js';
 import { type LoopOutcome, runLoop } from '../sequential/sequential-runner.js';
-import { openTaskSource } from '../sources/load-task-source.js';
 import type { Config } from '../state/config.js';
 import { runFiles } from '../state/layout.js';
-import { acquireLock, type LockHandle } from '../state/lock.js';
+import { acquireLock, type LockHandle, whileHolding } from '../state/lock.js';
 import { readRunState } from '../state/run-state.js';
 import type { RunOptions } from './command-options.js';
 import { onCompleteWanted, setUpRunAgents } from './run-setup.js';
@@ -40,16 +41,29 @@ export async function executeRun(
   opts: RunOptions,
   run: RunHandles,
 ): Promise<number> {
+  // A sandbox asked for and not to be had refuses here, before the lock or anything else is written.
+  const sandbox = requireSandbox(opts, config);
   // Held before anything changes: a second run must not archive, switch branches or set up a worktree under a live one.
   const lock = await acquireLock(runFiles(ctx.target.runDir).lock, {
     command: `ralph run ${ctx.target.name}`,
     ...(opts.force ? { force: true } : {}),
+    ...(sandbox ? { sandbox: sandbox.kind } : {}),
   });
-  try {
-    return await runLocked(ctx, config, opts, run, lock);
-  } finally {
-    await lock.release();
-  }
+  // The web page's Pause and Stop reach the run through its control file, whoever else watches it.
+  const control = watchControlFile({
+    runDir: ctx.target.runDir,
+    lock: lock.info,
+    stop: run.stop,
+    kill: run.kill,
+    emit: run.emit,
+  });
+  return whileHolding(lock, async () => {
+    try {
+      return await runLocked(ctx, config, opts, { ...run, stop: control.stop, kill: control.kill }, lock);
+    } finally {
+      await control.dispose();
+    }
+  });
 }
 
 async function runLocked(
@@ -60,6 +74,11 @@ async function runLocked(
   lock: LockHandle,
 ): Promise<number> {
   const { agent, fallbackAgents } = await setUpRunAgents(config, opts, run.warn);
+  const wrap = runSandbox(opts, config, {
+    root: ctx.root,
+    runDir: ctx.target.runDir,
+    agents: [agent, ...fallbackAgents],
+  });
   const workspaceOptions = {
     ...workspaceTarget(ctx),
     ...(opts.branch ? { branch: opts.branch } : {}),
@@ -80,9 +99,11 @@ async function runLocked(
     stopSignal: run.stop,
     killSignal: run.kill,
     ...(run.steering ? { steering: run.steering } : {}),
+    ...(opts.wait ? { waitForAnswers: true } : {}),
     emit: run.emit,
     lock,
     ...(opts.allowDirty ? { allowDirty: true } : {}),
+    ...(wrap ? { wrap } : {}),
   };
 
   let workspace: Workspace;
@@ -107,12 +128,12 @@ async function runLocked(
     outcome = await runLoop({
       ...common,
       cwd: workspace.cwd,
-      source: openTaskSource(workspace.taskPath),
+      source: workspace.source,
       progressPath: workspace.progressPath,
       ...(workspace.environment ? { environment: workspace.environment } : {}),
     });
   }
-  const source = openTaskSource(workspace.taskPath);
+  const { source } = workspace;
   const { push, createPR } = onCompleteWanted(opts, config);
   if (outcome.exitCode === ExitCode.Success && workspace.branch && (push || createPR)) {
     const read = await source.read();
@@ -127,6 +148,7 @@ async function runLocked(
       push,
       createPR,
       emit: run.emit,
+      ...(ctx.pullRequests ? { pullRequests: ctx.pullRequests } : {}),
     });
   }
   return outcome.exitCode;

@@ -6,11 +6,12 @@ import type { RunEvent } from '../events/run-event.js';
 import { hasRemote } from '../git/remote.js';
 import { loopLimits } from '../run/run-limits.js';
 import { resolveWorkBranch, startWorkspace } from '../run/workspace.js';
+import { requireSandbox, runSandbox } from '../sandbox/run-sandbox.js';
 import { openRole, type Role } from '../scale-out/open-role.js';
 import { REMOTE } from '../scale-out/shared-remote.js';
 import type { Config } from '../state/config.js';
 import { runFiles } from '../state/layout.js';
-import { acquireLock, type LockHandle } from '../state/lock.js';
+import { acquireLock, type LockHandle, whileHolding } from '../state/lock.js';
 import type { RunOptions } from './command-options.js';
 import { type StopSignals, withInterrupts } from './interrupts.js';
 import { type TaskContext, workspaceTarget } from './task-context.js';
@@ -38,18 +39,18 @@ export async function withRole<T>(
   work: (role: Role) => Promise<T>,
 ): Promise<T> {
   await requireSharedRemote(ctx.root, session.command);
+  const sandbox = requireSandbox(opts, config);
   const lock = await acquireLock(runFiles(ctx.target.runDir).lock, {
     command: `ralph ${session.command} ${ctx.target.name}`,
     ...(opts.force ? { force: true } : {}),
+    ...(sandbox ? { sandbox: sandbox.kind } : {}),
   });
-  try {
-    return await withInterrupts(
+  return whileHolding(lock, () =>
+    withInterrupts(
       (how) => session.emit({ type: 'stop-requested', how }),
       async (signals) => work(await openRoleIn(ctx, config, opts, session, { lock, signals })),
-    );
-  } finally {
-    await lock.release();
-  }
+    ),
+  );
 }
 
 async function openRoleIn(
@@ -61,6 +62,8 @@ async function openRoleIn(
 ): Promise<Role> {
   const { lock, signals } = held;
   const agent = session.agent === 'required' ? await setUpAgent(config, opts) : await anyAgent(config, opts);
+  // The worker's agent, and the gates and hooks of every role.
+  const wrap = runSandbox(opts, config, { root: ctx.root, runDir: ctx.target.runDir, agents: [agent] });
   const prdBranch = await resolveWorkBranch(ctx.root, {
     name: ctx.target.name,
     prd: ctx.prd,
@@ -80,6 +83,7 @@ async function openRoleIn(
     killSignal: signals.kill,
     emit: session.emit,
     ...(opts.allowDirty ? { allowDirty: true } : {}),
+    ...(wrap ? { wrap } : {}),
     openWorkspace: () =>
       startWorkspace({
         ...workspaceTarget(ctx),

@@ -3,7 +3,9 @@ import { join, relative } from 'node:path';
 import { InvalidInputError } from '../core/errors.js';
 import type { Prd } from '../core/types.js';
 import type { ValidationIssue } from '../core/validation-issue.js';
+import type { PullRequestHost } from '../run/on-complete.js';
 import { readPrd } from '../sources/load-task-source.js';
+import type { TaskSource } from '../sources/task-source.js';
 import { findProjectRoot } from '../state/project-root.js';
 import { type ResolvedTarget, resolveTarget } from '../state/resolve-target.js';
 
@@ -13,6 +15,10 @@ export interface TaskContext {
   /** The task file actually read: the worktree's live copy while a PRD runs there. */
   livePath: string;
   prd: Prd;
+  /** Tasks kept outside the checkout (GitHub issues): the source every command of the run uses as it is. */
+  source?: TaskSource;
+  /** Where `--pr` opens the pull request, when not with `gh` (the issues' repository). */
+  pullRequests?: PullRequestHost;
 }
 
 /**
@@ -60,5 +66,6 @@ export function workspaceTarget(ctx: TaskContext) {
     taskPath: ctx.target.taskPath,
     progressPath: ctx.target.progressPath,
     runDir: ctx.target.runDir,
+    ...(ctx.source ? { source: ctx.source } : {}),
   };
 }

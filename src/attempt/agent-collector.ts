@@ -1,4 +1,4 @@
-import type { AgentEvent } from '../agents/agent-event.js';
+import type { AgentEvent, ErrorEvent, RetryEvent } from '../agents/agent-event.js';
 import type { AgentText } from '../core/agent-text.js';
 import { jsonFences, parseGoalResult } from '../core/goal-result.js';
 import { SignalScanner } from '../core/signals.js';
@@ -8,6 +8,9 @@ export interface CollectedUsage {
   inputTokens: number;
   outputTokens: number;
 }
+
+/** How many of the CLI's errors and retries are kept for classifying the run's end. */
+const KEEP = 20;
 
 /** A line that may open a ```json block; jsonFences decides. */
 const MAY_OPEN_JSON = /^[ \t]*(?:`{3,}|~{3,})[ \t]*json/im;
@@ -30,6 +33,14 @@ export function collectAgentRun(forward: (event: AgentEvent) => void) {
   let resultCost: number | undefined;
   let resultOk: boolean | undefined;
   let rateLimit: { message: string; resetsAt?: string } | undefined;
+  const errors: ErrorEvent[] = [];
+  /** The CLI's retries since the API last answered. */
+  let retries: RetryEvent[] = [];
+  let anyOutput = false;
+  /** The agent wrote or ran something: its API answered at least once. */
+  let worked = false;
+  /** The last lines that were not JSON: a CLI's own words outside its stream (a login prompt). */
+  let garbage: string[] = [];
   const text: AgentText = {
     signals: () => scanner.result(),
     goalResult: () => parseGoalResult(lastJsonText === undefined ? [] : [lastJsonText]),
@@ -37,13 +48,28 @@ export function collectAgentRun(forward: (event: AgentEvent) => void) {
 
   return {
     onEvent(event: AgentEvent): void {
+      anyOutput = true;
       switch (event.type) {
         case 'assistant-text':
+          retries = [];
+          worked = true;
           scanner.add(event.text);
           lastText = event.text;
           if (MAY_OPEN_JSON.test(event.text) && jsonFences(event.text).length > 0) lastJsonText = event.text;
           break;
+        case 'tool-started':
+        case 'tool-finished':
+          retries = [];
+          worked = true;
+          break;
+        case 'retry':
+          retries = [...retries.slice(1 - KEEP), event];
+          break;
+        case 'garbage':
+          garbage = [...garbage.slice(1 - 5), event.line.slice(0, 500)];
+          break;
         case 'usage':
+          retries = [];
           // Tokens read from and written to the prompt cache are input the model took in, and paid for.
           usage = {
             costUsd: usage.costUsd + (event.costUsd ?? 0),
@@ -60,7 +86,10 @@ export function collectAgentRun(forward: (event: AgentEvent) => void) {
           if (event.costUsd !== undefined) resultCost = event.costUsd;
           break;
         case 'error':
-          if (event.kind === 'rate-limit' || event.kind === 'overloaded') {
+          errors.push(event);
+          if (errors.length > KEEP) errors.shift();
+          // An overload is an outage, waited out and probed as one (see classifyAgentEnd).
+          if (event.kind === 'rate-limit') {
             rateLimit = { message: event.message, ...(event.resetsAt ? { resetsAt: event.resetsAt } : {}) };
           }
           break;
@@ -76,6 +105,15 @@ export function collectAgentRun(forward: (event: AgentEvent) => void) {
     },
     resultOk: (): boolean | undefined => resultOk,
     rateLimit: () => rateLimit,
+    /** What the end of the run is classified from (see `classifyAgentEnd`). */
+    end: () => ({
+      errors: [...errors],
+      retries: [...retries],
+      resultFailed: resultOk === false,
+      anyOutput,
+      worked,
+      garbage: [...garbage],
+    }),
     /** The agent's final words, without signal tags, for the progress file. */
     summary(): string {
       return lastText

@@ -15,6 +15,8 @@ export type AttemptEvent =
       stderrTail: string;
     }
   | { type: 'tool-file-restored'; path: string }
+  /** The agent has said nothing for `silentMs` (a heartbeat, every `heartbeatMs` of silence). */
+  | { type: 'agent-silent'; silentMs: number; elapsedMs: number }
   | { type: 'check-started'; command: string }
   | ({ type: 'check-finished' } & GateResult);
 
@@ -30,6 +32,8 @@ export interface AttemptRequest<Said, Verdict> {
   agent: AgentSetup;
   timeoutMs: number;
   idleTimeoutMs: number;
+  /** How long the agent may be silent before each heartbeat; 0 or absent for none. */
+  heartbeatMs?: number;
   /** The user's gate commands (`checks:` in the config). */
   gates: readonly string[];
   /** Rewrites the agent's and the gates' commands before they start (a sandbox). */

@@ -1,12 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import { probeAgentApi } from '../agents/api-probe.js';
+import { classifyAgentEnd } from '../agents/classify-end.js';
+import { watchOutside } from '../agents/outside-watch.js';
 import { ATTEMPT_ENV } from '../agents/process-environ.js';
 import { runAgent } from '../agents/run-agent.js';
 import type { AttemptFacts } from '../core/attempt-facts.js';
+import { type OutsideFailure, responseTo } from '../core/outside-failure.js';
 import { commitsSince, headSha, statusPorcelain } from '../git/index.js';
 import { faultPoint } from '../state/fault-point.js';
 import { collectAgentRun } from './agent-collector.js';
 import type { AttemptRequest } from './attempt-request.js';
 import { runChecks } from './gates.js';
+import { startHeartbeat } from './heartbeat.js';
 import { restoreToolFiles } from './restore-tool-files.js';
 
 export interface AttemptOutcome<Said, Verdict> {
@@ -14,6 +19,28 @@ export interface AttemptOutcome<Said, Verdict> {
   verdict: Verdict;
   /** The agent's final words without signal tags, for the progress file. */
   summary: string;
+  /** How long the attempt ran, agent and gates: the time a story's attempts are timed by. */
+  durationMs: number;
+}
+
+/**
+ * A CLI that retries without a word (OpenCode) ends silent at the idle or
+ * time limit when its API is out. If the API never answered it anything and
+ * cannot be reached now, the silence was the outage's, not the story's.
+ */
+async function silentOutage(
+  stopReason: string,
+  worked: boolean,
+  agent: AttemptRequest<unknown, unknown>['agent'],
+): Promise<OutsideFailure | undefined> {
+  if (worked || (stopReason !== 'idle' && stopReason !== 'timeout')) return undefined;
+  const reachable = await probeAgentApi(agent);
+  if (reachable !== false) return undefined;
+  const base = agent.adapter.apiBase(agent.env, agent.extraArgs);
+  return {
+    cause: 'unreachable',
+    message: `no answer from the agent, and its API (${base}) cannot be reached`,
+  };
 }
 
 /**
@@ -27,6 +54,7 @@ export async function runAttempt<Said, Verdict>(
   request: AttemptRequest<Said, Verdict>,
 ): Promise<AttemptOutcome<Said, Verdict>> {
   const { cwd, agent, shape, emit } = request;
+  const started = performance.now();
   const headBefore = await headSha(cwd);
   if (headBefore === null) throw new Error('the repository has no commits');
   // Recorded before the spawn and inherited by everything the agent starts: a run killed at any
@@ -34,7 +62,15 @@ export async function runAttempt<Said, Verdict>(
   const token = randomUUID();
   await request.begin(headBefore, token);
 
-  const collector = collectAgentRun((event) => emit({ type: 'agent-event', event }));
+  // Stops the agent early when its own retries show the API out or the login refused.
+  const early = new AbortController();
+  const watch = watchOutside(() => early.abort());
+  const heartbeat = startHeartbeat(request.heartbeatMs, (beat) => emit({ type: 'agent-silent', ...beat }));
+  const collector = collectAgentRun((event) => {
+    heartbeat.heard();
+    watch.onEvent(event);
+    emit({ type: 'agent-event', event });
+  });
   let spawnRecorded: Promise<void> = Promise.resolve();
   const run = await runAgent({
     binaryPath: agent.binaryPath,
@@ -48,15 +84,20 @@ export async function runAttempt<Said, Verdict>(
     env: { ...agent.env, [ATTEMPT_ENV]: token },
     timeoutMs: request.timeoutMs,
     idleTimeoutMs: request.idleTimeoutMs,
-    signal: request.killSignal,
+    signal: AbortSignal.any([request.killSignal, early.signal]),
     ...(request.wrap ? { wrap: request.wrap } : {}),
     rawLogPath: request.rawLogPath,
     onEvent: collector.onEvent,
+    onStderrLine: (line) => {
+      const retry = agent.adapter.stderrRetry(line);
+      if (retry) collector.onEvent(retry);
+    },
     onSpawn: (pid) => {
       faultPoint('agent-spawned');
+      heartbeat.start();
       spawnRecorded = request.spawned(pid);
     },
-  });
+  }).finally(() => heartbeat.stop());
   await spawnRecorded;
   faultPoint('agent-exited');
   const stderrTail = run.stderr.slice(-2000);
@@ -68,7 +109,19 @@ export async function runAttempt<Said, Verdict>(
     stderrTail,
   });
   const resultOk = collector.resultOk();
-  const rateLimit = collector.rateLimit();
+  const end = collector.end();
+  const outside =
+    watch.stopped() ??
+    classifyAgentEnd(
+      { stopReason: run.stopReason, exitCode: run.exitCode, stderrTail: run.stderr, ...end },
+      agent.adapter.endHints,
+    ) ??
+    (await silentOutage(run.stopReason, end.worked, agent));
+  const limited =
+    outside && responseTo(outside.cause) === 'limit'
+      ? { message: outside.message, ...(outside.resetsAt ? { resetsAt: outside.resetsAt } : {}) }
+      : undefined;
+  const rateLimit = collector.rateLimit() ?? limited;
   const agentFacts = {
     stopReason: run.stopReason,
     exitCode: run.exitCode,
@@ -76,6 +129,7 @@ export async function runAttempt<Said, Verdict>(
     stderrTail,
     ...(resultOk !== undefined ? { resultOk } : {}),
     ...(rateLimit ? { rateLimit } : {}),
+    ...(outside ? { outside } : {}),
   };
   const said = shape.read(collector);
   await request.agentDone({ agent: agentFacts, usage: collector.usage(), said });
@@ -98,5 +152,10 @@ export async function runAttempt<Said, Verdict>(
       })
     : 'not-run';
   const facts: AttemptFacts<Said> = { ...preGate, gates, interrupted: request.killSignal.aborted };
-  return { facts, verdict: shape.judge(facts), summary: collector.summary() };
+  return {
+    facts,
+    verdict: shape.judge(facts),
+    summary: collector.summary(),
+    durationMs: Math.round(performance.now() - started),
+  };
 }

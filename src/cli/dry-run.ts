@@ -1,31 +1,39 @@
 import type { TaskContext } from '../app/task-context.js';
 import { ExitCode } from '../core/errors.js';
+import { answeredFor, waitingStories } from '../core/questions.js';
 import { selectNextStory } from '../core/select.js';
 import { storyPromptFor } from '../run/story-prompt.js';
+import { workspaceMode } from '../run/workspace.js';
 import { openTaskSource } from '../sources/load-task-source.js';
 import type { Config } from '../state/config.js';
+import { worktreeDir } from '../state/layout.js';
+import { listQuestions } from '../state/questions.js';
 import type { RunOptions } from './commands/run-options.js';
 import { print, printError, printText } from './output.js';
+import { sandboxLines } from './sandbox-line.js';
 
 /**
  * `ralph run --dry-run`: the prompt the next story would get, on stdout, and
- * which of the config's prompt switches shaped it, on stderr. Runs nothing.
+ * which of the config's prompt switches shaped it, on stderr; sandboxed, the
+ * command line the agent would start with. Runs nothing.
  */
 export async function dryRun(
   ctx: TaskContext,
   config: Config,
-  opts: Pick<RunOptions, 'story' | 'resumeFrom' | 'maxRetries'>,
+  opts: RunOptions,
   promptTemplate: string,
 ): Promise<number> {
+  const questions = await listQuestions(ctx.target.runDir);
   const selection = selectNextStory(ctx.prd.stories, {
     onlyStoryId: opts.story,
     resumeFromId: opts.resumeFrom,
+    waiting: waitingStories(questions),
   });
   if (selection.kind !== 'story') {
     print(
       selection.kind === 'all-done'
         ? 'nothing to do: every story in scope has passed'
-        : 'every remaining story is blocked',
+        : 'every remaining story is blocked or waits for an answer',
     );
     return ExitCode.Success;
   }
@@ -33,16 +41,25 @@ export async function dryRun(
     {
       cwd: ctx.root,
       name: ctx.target.name,
-      source: openTaskSource(ctx.livePath),
+      source: ctx.source ?? openTaskSource(ctx.livePath),
       progressPath: ctx.target.progressPath,
       promptTemplate,
       config,
       maxRetries: opts.maxRetries ?? config.limits.maxRetries,
     },
     selection.story,
+    1,
+    undefined,
+    answeredFor(questions, selection.story.id),
   );
   printText(prompt);
   const switches = Object.entries(config.prompt).map(([name, on]) => `${name} ${on ? 'on' : 'off'}`);
   printError(`prompt switches (prompt: in .ralph/config.yaml): ${switches.join(', ')}`);
+  const checkout =
+    workspaceMode(opts, config.worktree.enabled) === 'worktree'
+      ? worktreeDir(ctx.root, ctx.target.name)
+      : ctx.root;
+  const sandbox = await sandboxLines({ root: ctx.root, runDir: ctx.target.runDir, checkout, config, opts });
+  for (const line of sandbox) printError(line);
   return ExitCode.Success;
 }

@@ -1,7 +1,8 @@
 import type { StoryStatus } from '../core/types.js';
 
-/** The story marks users know from Chief: ✓ done, ● in progress, ○ todo, ✗ parked. */
-export function statusMark(status: StoryStatus, parked = false): string {
+/** The story marks users know from Chief: ✓ done, ● in progress, ○ todo, ✗ parked; and ? waiting for an answer. */
+export function statusMark(status: StoryStatus, parked = false, waiting = false): string {
+  if (waiting && status !== 'done') return '?';
   if (parked && status !== 'done') return '✗';
   if (status === 'done') return '✓';
   if (status === 'in-progress') return '●';

@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 import { CommanderError } from 'commander';
 import { showIssue } from '../app/show-issue.js';
-import { ExitCode, InvalidInputError, RalphError } from '../core/errors.js';
+import { describeSystemError, ExitCode, InvalidInputError, RalphError } from '../core/errors.js';
 import { printError } from './output.js';
-import { buildProgram } from './program.js';
+import { buildProgram, runBare } from './program.js';
 
 async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
   try {
+    if (argv.length <= 2) return await runBare(program);
     await program.parseAsync(argv);
     return process.exitCode === undefined ? ExitCode.Success : Number(process.exitCode);
   } catch (error) {
@@ -32,6 +33,12 @@ function reportError(error: unknown): number {
     printError(`ralph: ${error.message}`);
     for (const line of error.details) printError(`  ${line}`);
     return error.exitCode;
+  }
+  // A file or process the system refused (a read-only disk, a full one): what failed, in a sentence.
+  const system = describeSystemError(error);
+  if (system !== null) {
+    printError(`ralph: ${system}`);
+    return ExitCode.WorkLeft;
   }
   printError('ralph: unexpected error');
   printError(error instanceof Error ? (error.stack ?? error.message) : String(error));

@@ -1,14 +1,25 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { UsageError } from '../core/errors.js';
+import { PROVIDERS } from '../state/providers.js';
 import { canDrawLive } from '../ui/tui/can-draw-live.js';
+import type { DoctorOptions } from './commands/doctor.js';
 import { addGoalOptions, type GoalOptions } from './commands/goal-options.js';
 import { addPrdWriterOptions, type PrdWriterOptions } from './commands/prd-writer-options.js';
 import { addRunOptions, type RunOptions } from './commands/run-options.js';
+import { addSourceOptions, type SourceFlags } from './commands/source-options.js';
+import { GOAL_HELP_AFTER, RUN_HELP_AFTER } from './help-texts.js';
 import { addScaleOutCommands } from './scale-out-commands.js';
 import { VERSION } from './version.js';
 
-const unknownCommand = (name: string): UsageError =>
-  new UsageError(`unknown command '${name}'`, ['`ralph help` lists the commands']);
+/** Written here rather than imported from the command, which loads only when it runs. */
+const DEFAULT_SERVE_PORT = 7257;
+const DEFAULT_SERVE_HOST = '127.0.0.1';
+
+const portNumber = (value: string): number => {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isInteger(n) || n > 65535)
+    throw new InvalidArgumentError('expected a port number from 0 to 65535');
+  return n;
+};
 
 /**
  * The command tree. Each action sets process.exitCode or throws a RalphError.
@@ -22,9 +33,34 @@ export function buildProgram(): Command {
     .version(VERSION, '-V, --version')
     // The parser's own errors read like every other error: `ralph: …`.
     .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, 'ralph: ')) })
-    .showHelpAfterError('(run ralph help for usage)')
+    .showHelpAfterError('(run `ralph help` for usage)')
     .helpCommand(false)
     .exitOverride();
+
+  // The loop first: `ralph help` lists the commands in this order.
+  addRunOptions(
+    addSourceOptions(
+      program
+        .command('run')
+        .argument('[target]', 'PRD name, or path to a prd.json, prd.md or spec directory')
+        .description('run the loop until every story passes')
+        .addHelpText('after', RUN_HELP_AFTER),
+    ),
+  ).action(async (target: string | undefined, opts: RunOptions) => {
+    const { runCommand } = await import('./commands/run.js');
+    process.exitCode = await runCommand(target, opts);
+  });
+
+  addGoalOptions(
+    program
+      .command('goal')
+      .argument('[goal]', 'what to achieve, as text (or use --file)')
+      .description('goal mode: the agent plans steps, executes and reflects until the goal is complete')
+      .addHelpText('after', GOAL_HELP_AFTER),
+  ).action(async (goal: string | undefined, opts: GoalOptions) => {
+    const { goalCommand } = await import('./commands/goal.js');
+    process.exitCode = await goalCommand(goal, opts);
+  });
 
   program
     .command('init')
@@ -34,34 +70,38 @@ export function buildProgram(): Command {
       process.exitCode = await initCommand();
     });
 
-  program
-    .command('list')
-    .description('every PRD: name, title, done/total')
-    .option('--json', 'machine-readable output')
-    .action(async (opts: { json?: boolean }) => {
-      const { listCommand } = await import('./commands/list.js');
-      process.exitCode = await listCommand(opts);
-    });
+  addSourceOptions(
+    program
+      .command('list')
+      .description('every PRD: name, title, done/total')
+      .option('--json', 'machine-readable output'),
+  ).action(async (opts: { json?: boolean } & SourceFlags) => {
+    const { listCommand } = await import('./commands/list.js');
+    process.exitCode = await listCommand(opts);
+  });
 
-  program
-    .command('status')
-    .argument('[target]', 'PRD name, or path to a prd.json, prd.md or spec directory')
-    .description('stories with their state, the next story, and the current run')
-    .option('--json', 'machine-readable output')
-    .action(async (target: string | undefined, opts: { json?: boolean }) => {
-      const { statusCommand } = await import('./commands/status.js');
-      process.exitCode = await statusCommand(target, opts);
-    });
+  addSourceOptions(
+    program
+      .command('status')
+      .argument('[target]', 'PRD name, or path to a prd.json, prd.md or spec directory')
+      .description('stories with their state, the next story, and the current run')
+      .option('--json', 'machine-readable output'),
+  ).action(async (target: string | undefined, opts: { json?: boolean } & SourceFlags) => {
+    const { statusCommand } = await import('./commands/status.js');
+    process.exitCode = await statusCommand(target, opts);
+  });
 
-  program
-    .command('validate')
-    .argument('[target]', 'PRD name, or path to a prd.json, prd.md or spec directory')
-    .description('check a task file and the config; exit 2 on any error')
-    .option('--strict', 'treat warnings as errors')
-    .action(async (target: string | undefined, opts: { strict?: boolean }) => {
-      const { validateCommand } = await import('./commands/validate.js');
-      process.exitCode = await validateCommand(target, opts);
-    });
+  addSourceOptions(
+    program
+      .command('validate')
+      .argument('[target]', 'PRD name, or path to a prd.json, prd.md or spec directory')
+      .description('check a task file and the config; exit 2 on any error')
+      .option('--strict', 'treat warnings as errors')
+      .option('--json', 'one JSON object on stdout: the counts and every issue with its file, line and path'),
+  ).action(async (target: string | undefined, opts: { strict?: boolean; json?: boolean } & SourceFlags) => {
+    const { validateCommand } = await import('./commands/validate.js');
+    process.exitCode = await validateCommand(target, opts);
+  });
 
   program
     .command('convert')
@@ -87,14 +127,19 @@ export function buildProgram(): Command {
   program
     .command('logs')
     .argument('[target]', 'PRD name, or path to a prd.json, prd.md or spec directory')
-    .description("the run's log, or an iteration's raw agent stream")
-    .option('--iteration <n>', 'the raw agent stream of iteration n', (v: string) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 1)
-        throw new InvalidArgumentError('expected a whole number of at least 1');
-      return n;
-    })
-    .action(async (target: string | undefined, opts: { iteration?: number }) => {
+    .description("the run's log, or one iteration as a readable transcript")
+    .option(
+      '--iteration <n>',
+      'iteration n: what the agent said and ran, the gates, the verdict',
+      (v: string) => {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 1)
+          throw new InvalidArgumentError('expected a whole number of at least 1');
+        return n;
+      },
+    )
+    .option('--raw', "with --iteration: the agent's raw stream, exactly as it printed it")
+    .action(async (target: string | undefined, opts: { iteration?: number; raw?: boolean }) => {
       const { logsCommand } = await import('./commands/logs.js');
       process.exitCode = await logsCommand(target, opts);
     });
@@ -144,53 +189,96 @@ export function buildProgram(): Command {
     .command('doctor')
     .description('which agent CLIs are installed and usable here, git, gh')
     .option('--json', 'machine-readable output')
-    .action(async (opts: { json?: boolean }) => {
+    .addOption(
+      new Option('--agent <name>', 'the agent a run would use (env RALPH_AGENT)').choices([...PROVIDERS]),
+    )
+    .option('--agent-path <path>', 'its binary, as `ralph run --agent-path` takes it (env RALPH_AGENT_PATH)')
+    .option(
+      '--live',
+      'make one tiny real request through each installed agent: login and API checked (costs a little)',
+    )
+    .action(async (opts: DoctorOptions) => {
       const { doctorCommand } = await import('./commands/doctor.js');
       process.exitCode = await doctorCommand(opts);
     });
 
-  addGoalOptions(
-    program
-      .command('goal')
-      .argument('[goal]', 'what to achieve, as text (or use --file)')
-      .description('goal mode: the agent plans steps, executes and reflects until the goal is complete'),
-  ).action(async (goal: string | undefined, opts: GoalOptions) => {
-    const { goalCommand } = await import('./commands/goal.js');
-    process.exitCode = await goalCommand(goal, opts);
-  });
-
-  addRunOptions(
-    program
-      .command('run')
-      .argument('[target]', 'PRD name, or path to a prd.json, prd.md or spec directory')
-      .description('run the loop until every story passes'),
-  ).action(async (target: string | undefined, opts: RunOptions) => {
-    const { runCommand } = await import('./commands/run.js');
-    process.exitCode = await runCommand(target, opts);
-  });
-
   addScaleOutCommands(program);
 
   program
+    .command('answer')
+    .argument('<words...>', '[target] <id> "<text>": the run (PRD or goal run), the question id, the answer')
+    .usage('[target] <id> "<text>"')
+    .description("answer a waiting story's question (a live run picks it up within seconds)")
+    .action(async (words: string[]) => {
+      const { answerCommand } = await import('./commands/answer.js');
+      process.exitCode = await answerCommand(words);
+    });
+
+  program
+    .command('serve')
+    .description("the project's web page: runs, stories, live log, questions; token-protected")
+    .option(
+      '--port <n>',
+      `port to listen on, 0 for any free one (default ${DEFAULT_SERVE_PORT})`,
+      portNumber,
+      DEFAULT_SERVE_PORT,
+    )
+    .option(
+      '--host <host>',
+      `address to listen on (default ${DEFAULT_SERVE_HOST}; any other warns)`,
+      DEFAULT_SERVE_HOST,
+    )
+    .action(async (opts: { port: number; host: string }) => {
+      const { serveCommand } = await import('./commands/serve.js');
+      process.exitCode = await serveCommand(opts);
+    });
+
+  program
     .command('help')
-    .argument('[command]', 'the command to explain')
+    .argument('[command...]', 'the command to explain (`ralph help ci github` for a subcommand)')
     .description('usage of ralph, or of one command')
-    .action((name: string | undefined) => {
-      if (name === undefined) return program.outputHelp();
-      const command = program.commands.find((c) => c.name() === name || c.aliases().includes(name));
-      if (!command) throw unknownCommand(name);
+    .action(async (names: string[]) => {
+      if (names.length === 0) return program.outputHelp();
+      // The parser answers, as for `ralph <command> --help`; a mistyped name reaches it without
+      // `--help`, so that it says which command was meant, as it does for `ralph stauts`.
+      let command = program;
+      for (const [i, name] of names.entries()) {
+        const sub = command.commands.find((c) => c.name() === name || c.aliases().includes(name));
+        if (sub === undefined) {
+          if (command.commands.length === 0) break;
+          await buildProgram().parseAsync(names.slice(0, i + 1), { from: 'user' });
+          return;
+        }
+        command = sub;
+      }
       command.outputHelp();
     });
 
-  // Bare `ralph` on a terminal opens the TUI on the default PRD, like Chief; elsewhere (no terminal,
-  // or CI set, where the TUI cannot be drawn and a loop would start unasked) it explains itself.
-  program.argument('[command]').action(async (command: string | undefined) => {
-    if (command !== undefined) throw unknownCommand(command);
-    if (process.stdout.isTTY && process.stdin.isTTY && canDrawLive()) {
-      const { runCommand } = await import('./commands/run.js');
-      process.exitCode = await runCommand(undefined, {});
-    } else program.outputHelp();
-  });
+  // A parser error names the help of the command it happened in.
+  const pointAtHelp = (command: Command, path: readonly string[]) => {
+    for (const sub of command.commands) {
+      const names = [...path, sub.name()];
+      sub.showHelpAfterError(`(run \`ralph help ${names.join(' ')}\` for usage)`);
+      pointAtHelp(sub, names);
+    }
+  };
+  pointAtHelp(program, []);
 
   return program;
+}
+
+/**
+ * Bare `ralph` on a terminal opens the TUI on the default PRD, like Chief;
+ * elsewhere (no terminal, or CI set, where the TUI cannot be drawn and a
+ * loop would start unasked) it explains itself. Not an action of the
+ * program: with one, the parser would take a mistyped command for its
+ * argument instead of suggesting the command meant.
+ */
+export async function runBare(program: Command): Promise<number> {
+  if (process.stdout.isTTY && process.stdin.isTTY && canDrawLive()) {
+    const { runCommand } = await import('./commands/run.js');
+    return runCommand(undefined, {});
+  }
+  program.outputHelp();
+  return 0;
 }

@@ -1,5 +1,6 @@
-import { type EventSinks, openEventSinks } from '../app/event-sinks.js';
+import { type EventFollower, type EventSinks, openEventSinks } from '../app/event-sinks.js';
 import type { RunEventRecordSink } from '../events/run-event.js';
+import type { WebhookTarget } from '../ui/webhook-sink.js';
 import { print, printError, writeJsonText } from './output.js';
 
 /** The output flags of the loop commands. */
@@ -17,7 +18,12 @@ export interface OutputFlags {
 export function openRunSinks(
   run: string,
   runDir: string,
-  flags: OutputFlags & { screen?: boolean; listeners?: readonly RunEventRecordSink[] },
+  flags: OutputFlags & {
+    screen?: boolean;
+    listeners?: readonly RunEventRecordSink[];
+    followers?: readonly EventFollower[];
+    webhooks?: readonly WebhookTarget[];
+  },
 ): EventSinks {
   const screen = flags.screen !== false;
   return openEventSinks({
@@ -27,6 +33,8 @@ export function openRunSinks(
     ...(screen && flags.json ? { json: writeJsonText } : {}),
     ...(screen && !flags.json ? { plain: { verbose: flags.verbose ?? false, write: print } } : {}),
     ...(flags.listeners ? { listeners: flags.listeners } : {}),
+    ...(flags.followers ? { followers: flags.followers } : {}),
+    ...(flags.webhooks?.length ? { webhooks: flags.webhooks } : {}),
   });
 }
 

@@ -3,6 +3,7 @@ import { PROVIDERS } from '../state/providers.js';
 import type { CiGithubOptions } from './commands/ci.js';
 import type { IntegrateOptions, PlanOptions } from './commands/roles.js';
 import { FORCE_HELP } from './commands/run-options.js';
+import { addSourceOptions } from './commands/source-options.js';
 
 const TARGET = 'PRD name, or path to a prd.json, prd.md or spec directory';
 
@@ -28,14 +29,16 @@ function roleOptions(command: Command): Command {
  */
 export function addScaleOutCommands(program: Command): void {
   roleOptions(
-    program
-      .command('plan')
-      .argument('[target]', TARGET)
-      .description(
-        'the stories ready now on origin, for a job matrix (dependencies landed, not verified, not parked)',
-      )
-      .option('--json', 'one JSON object; `ids` is the matrix')
-      .option('--parallel <n>', 'at most n stories (default: every ready story)', positiveInt),
+    addSourceOptions(
+      program
+        .command('plan')
+        .argument('[target]', TARGET)
+        .description(
+          'the stories ready now on origin, for a job matrix (dependencies landed, not verified, not parked)',
+        )
+        .option('--json', 'one JSON object; `ids` is the matrix')
+        .option('--parallel <n>', 'at most n stories (default: every ready story)', positiveInt),
+    ),
   ).action(async (target: string | undefined, opts: PlanOptions) => {
     const { planCommand } = await import('./commands/roles.js');
     process.exitCode = await planCommand(target, opts);

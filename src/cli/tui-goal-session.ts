@@ -1,15 +1,19 @@
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { executeGoal } from '../app/execute-goal.js';
+import { webhookTargets } from '../app/webhooks.js';
 import type { GoalSpec } from '../goal/goal-spec.js';
+import { goalRunFiles, readGoalProgress } from '../goal/progress-file.js';
 import type { Config } from '../state/config.js';
 import { runDir, worktreeDir } from '../state/layout.js';
 import { exitSummary } from '../ui/tui/exit-summary.js';
 import type { PrdSummary, SessionEvent, TuiSession } from '../ui/tui/session.js';
 import type { GoalOptions } from './commands/goal-options.js';
 import { openRunSinks } from './run-sinks.js';
+import { checkAgentFor } from './tui-agent-check.js';
+import { git, workInProgress } from './tui-diff.js';
 import { readGoalTabSummary } from './tui-goal-summary.js';
-import { git, ralphCommand, showTui } from './tui-session.js';
+import { ralphCommand, showTui } from './tui-session.js';
 import { saveSettings, settingsOf } from './tui-settings.js';
 
 /**
@@ -56,6 +60,7 @@ export async function runGoalInTui(
       const log = openRunSinks(name, runDir(root, name), {
         ...(opts.log !== undefined ? { log: opts.log } : {}),
         screen: false,
+        webhooks: webhookTargets(config, opts.notify),
         listeners: [send],
       });
       try {
@@ -94,6 +99,11 @@ export async function runGoalInTui(
       pendingLimit = Math.max(1, (pendingLimit ?? known.maxIterations) + delta);
       return pendingLimit;
     },
+    checkAgent: () =>
+      checkAgentFor(config, {
+        ...(opts.agent ? { agent: opts.agent } : {}),
+        ...(opts.agentPath ? { agentPath: opts.agentPath } : {}),
+      }),
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -103,11 +113,15 @@ export async function runGoalInTui(
       return known;
     },
     // A goal run keeps no commit list per step: the diff is of the run's checkout, and its latest commits.
-    diff(_name, stepId) {
+    async diff(_name, stepId) {
       const cwd = existsSync(worktreeDir(root, name)) ? worktreeDir(root, name) : root;
-      return stepId === null
-        ? git(cwd, ['diff', 'HEAD'])
-        : git(cwd, ['log', '-n', '10', '--stat', '--patch']);
+      if (stepId !== null) return git(cwd, ['log', '-n', '10', '--stat', '--patch']);
+      const progress = await readGoalProgress(goalRunFiles(runDir(root, name)).progress).catch(() => null);
+      const current = progress?.current;
+      return workInProgress(
+        cwd,
+        current ? { label: `iteration ${current.iteration}`, headBefore: current.headBefore } : null,
+      );
     },
     merge: (target) => ralphCommand(root, ['merge', target]),
     clean: (target) => ralphCommand(root, ['clean', target]),

@@ -2,11 +2,15 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { setUpAgent } from '../agents/agent-setup.js';
+import { checkAgentLive } from '../agents/live-check.js';
 import { executeRun } from '../app/execute-run.js';
 import type { TaskContext } from '../app/task-context.js';
+import { webhookTargets } from '../app/webhooks.js';
 import type { LoopSteering } from '../run/run-context.js';
 import type { Config } from '../state/config.js';
 import { worktreeDir } from '../state/layout.js';
+import { recordAnswer } from '../state/questions.js';
 import { listPrdNames, type ResolvedTarget, resolveTarget } from '../state/resolve-target.js';
 import { readRunState } from '../state/run-state.js';
 import { exitSummary } from '../ui/tui/exit-summary.js';
@@ -16,6 +20,8 @@ import type { RunOptions } from './commands/run-options.js';
 import { openTaskContext } from './open-target.js';
 import { print } from './output.js';
 import { openRunSinks } from './run-sinks.js';
+import { checkAgentFor } from './tui-agent-check.js';
+import { git, workInProgress } from './tui-diff.js';
 import { handOffToWriter } from './tui-hand-off.js';
 import { saveSettings, settingsOf } from './tui-settings.js';
 import { commandTarget, readPrdSummary } from './tui-summary.js';
@@ -28,6 +34,11 @@ interface Running {
   steering: LoopSteering;
   /** Iterations finished in this run, counted as the engine counts them against the limit. */
   finished: number;
+  /** The user set this session's limit (`+`/`-`), before the start or during the run. */
+  steered: boolean;
+  /** The run state's iteration when the session started, and the latest one it began. */
+  startIteration: number;
+  iteration: number;
 }
 
 /**
@@ -73,6 +84,17 @@ export async function runInTui(
     for (const listener of listeners) listener(name, event);
   };
 
+  /**
+   * A limit the user set is theirs until the run is over: paused or stopped (`p`, `x`), the next
+   * start goes up to the same last iteration, rather than back to the default. Set before the
+   * event goes out, so the reload it causes shows it.
+   */
+  const keepSteeredLimit = (name: string, handles: Running, reason: string) => {
+    if (!handles.steered || reason !== 'interrupted') return;
+    const last = handles.startIteration + (handles.steering.maxIterations ?? 0);
+    pending.set(name, Math.max(1, last - handles.iteration));
+  };
+
   const prds: PrdSummary[] = [];
   for (const name of targets.keys()) {
     try {
@@ -98,22 +120,29 @@ export async function runInTui(
           ? await openTaskContext(ctx.target.taskPath)
           : await openTaskContext(targets.get(name) ?? name);
       // The limit the TUI showed is the one the engine uses: the user's, else the default it computed.
-      const limit =
-        pending.get(name) ?? known.get(name)?.maxIterations ?? (await summary(name)).maxIterations;
+      const before = known.get(name) ?? (await summary(name));
+      const steered = pending.get(name);
       pending.delete(name);
       const handles: Running = {
         stop: new AbortController(),
         kill: new AbortController(),
-        steering: { maxIterations: limit },
+        steering: { maxIterations: steered ?? before.maxIterations },
         finished: 0,
+        steered: steered !== undefined,
+        startIteration: before.iteration,
+        iteration: before.iteration,
       };
       running.set(name, handles);
       const log = openRunSinks(name, target.target.runDir, {
         ...(opts.log !== undefined ? { log: opts.log } : {}),
         screen: false,
+        webhooks: webhookTargets(config, opts.notify),
         listeners: [
           (event) => {
             if (event.type === 'story-passed' || event.type === 'attempt-failed') handles.finished++;
+            if (event.type === 'iteration-started')
+              handles.iteration = Math.max(handles.iteration, event.iteration);
+            if (event.type === 'run-finished') keepSteeredLimit(name, handles, event.reason);
             send(name, event);
           },
         ],
@@ -152,12 +181,14 @@ export async function runInTui(
         // Never below the iterations run plus one: `-` cannot end a run, `p` does that.
         const next = Math.max(run.finished + 1, (run.steering.maxIterations ?? 1) + delta);
         run.steering.maxIterations = next;
+        run.steered = true;
         return next;
       }
       const next = Math.max(1, (pending.get(name) ?? known.get(name)?.maxIterations ?? 1) + delta);
       pending.set(name, next);
       return next;
     },
+    checkAgent: () => checkAgentFor(config, writerOptions),
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -165,14 +196,46 @@ export async function runInTui(
     reloadPrd: summary,
     async diff(name, storyId) {
       const cwd = existsSync(worktreeDir(ctx.root, name)) ? worktreeDir(ctx.root, name) : ctx.root;
-      if (storyId === null) return git(cwd, ['diff', 'HEAD']);
       const target = await resolve(name);
-      const commits =
-        (await readRunState(join(target.runDir, 'state.json')))?.stories[storyId]?.commits ?? [];
+      const state = await readRunState(join(target.runDir, 'state.json')).catch(() => null);
+      if (storyId === null) {
+        const current = state?.current;
+        return workInProgress(
+          cwd,
+          current
+            ? { label: `${current.storyId} attempt ${current.attempt}`, headBefore: current.headBefore }
+            : null,
+        );
+      }
+      const commits = state?.stories[storyId]?.commits ?? [];
       if (commits.length === 0) return `no commits recorded for ${storyId} yet`;
       return git(cwd, ['show', '--stat', '--patch', ...commits]);
     },
+    async recheckAgent(name) {
+      const agent = await setUpAgent(config, opts);
+      const live = await checkAgentLive(agent);
+      const who = agent.adapter.name;
+      return live.ok
+        ? { ok: true, message: `${who} answered: s starts ${name}` }
+        : {
+            ok: false,
+            message: `${who} still cannot be used: ${live.failure.cause}: ${live.failure.message}`,
+          };
+    },
     // The completion screen's m and c run the same commands as a user would, their output captured for the TUI.
+    async answer(name, questionId, text) {
+      const target = await resolve(name);
+      try {
+        await recordAnswer(target.runDir, questionId, text);
+      } catch (error) {
+        return { ok: false, message: error instanceof Error ? error.message : String(error) };
+      }
+      const live = running.has(name);
+      return {
+        ok: true,
+        message: live ? 'answered; the running loop picks it up' : 'answered; the next run (s) takes it in',
+      };
+    },
     merge: (name) => ralphCommand(ctx.root, ['merge', name]),
     clean: (name) => ralphCommand(ctx.root, ['clean', name]),
     async handOff(request, terminal) {
@@ -262,12 +325,3 @@ export async function ralphCommand(cwd: string, args: string[]): Promise<ActionR
 }
 
 const lastLines = (text: string): string => text.trim().split('\n').slice(-4).join('\n');
-
-export async function git(cwd: string, args: string[]): Promise<string> {
-  try {
-    const { stdout } = await execFileAsync('git', args, { cwd, maxBuffer: 32 * 1024 * 1024 });
-    return stdout;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
-}

@@ -3,13 +3,16 @@ import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { liveTaskPath } from '../app/task-context.js';
 import { storiesLeft } from '../core/forecast.js';
+import { waitingStories } from '../core/questions.js';
 import { remainingStories } from '../core/select.js';
 import { agentTimeLimits } from '../run/run-limits.js';
+import { sandboxOf } from '../sandbox/run-sandbox.js';
 import { readPrd } from '../sources/load-task-source.js';
 import type { Config } from '../state/config.js';
 import { prdsDir, worktreeDir } from '../state/layout.js';
 import { inspectLock } from '../state/lock.js';
 import { readProgress } from '../state/progress.js';
+import { listQuestions } from '../state/questions.js';
 import type { ResolvedTarget } from '../state/resolve-target.js';
 import { parkedIn, runForecast } from '../state/run-forecast.js';
 import { readRunState } from '../state/run-state.js';
@@ -34,14 +37,19 @@ export async function readPrdSummary(target: ResolvedTarget, ctx: SummaryContext
   const progress = await readProgress(
     live === target.taskPath ? target.progressPath : join(live, '..', 'progress.md'),
   );
+  const questions = await listQuestions(target.runDir).catch(() => []);
+  const waiting = waitingStories(questions);
   const stories: StorySummary[] = read.ok
     ? read.prd.stories.map((s) => {
         const r = run?.stories[s.id];
         const entry = progressEntryOf(progress, s.id);
+        const question = questions.findLast((q) => q.storyId === s.id);
+        const status =
+          s.status === 'done' ? s.status : waiting.has(s.id) ? 'waiting' : r?.parked ? 'parked' : s.status;
         return {
           id: s.id,
           title: s.title,
-          status: r?.parked && s.status !== 'done' ? 'parked' : s.status,
+          status,
           description: s.description,
           acceptanceCriteria: s.acceptanceCriteria,
           dependsOn: s.dependsOn,
@@ -50,6 +58,15 @@ export async function readPrdSummary(target: ResolvedTarget, ctx: SummaryContext
           durationMs: r?.durationMs ?? 0,
           ...(r?.lastFailure ? { lastFailure: r.lastFailure.reason } : {}),
           ...(entry ? { progressEntry: entry } : {}),
+          ...(question
+            ? {
+                question: {
+                  id: question.id,
+                  text: question.question,
+                  ...(question.answer ? { answer: question.answer.text } : {}),
+                },
+              }
+            : {}),
         };
       })
     : [];
@@ -69,6 +86,7 @@ export async function readPrdSummary(target: ResolvedTarget, ctx: SummaryContext
     ...(existsSync(worktree) ? { worktree } : {}),
     ...(read.ok && read.prd.branchName ? { branch: read.prd.branchName } : {}),
     agent: opts.agent ?? config.agent.provider,
+    ...sandboxOf(opts, config),
     maxIterations: ctx.pendingLimit ?? opts.maxIterations ?? config.limits.maxIterations ?? base,
     iteration: run?.iteration ?? 0,
     idleTimeoutMs: agentTimeLimits(config, opts).idleTimeoutMs,

@@ -5,6 +5,7 @@
  * and the verdict. Story and goal iterations differ only in their shape.
  */
 import type { AgentText } from './agent-text.js';
+import type { OutsideFailure } from './outside-failure.js';
 
 export type AgentStopReason = 'exited' | 'timeout' | 'idle' | 'aborted' | 'spawn-error';
 
@@ -19,6 +20,11 @@ export interface AgentRunFacts {
   resultOk?: boolean;
   /** A rate or usage limit the agent reported. */
   rateLimit?: { message: string; resetsAt?: string };
+  /**
+   * What outside the agent's work ended the run (its login, binary, API or
+   * limits), read from its stream, stderr and exit; absent when its end was its own.
+   */
+  outside?: OutsideFailure;
 }
 
 export interface GateResult {

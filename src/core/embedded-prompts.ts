@@ -73,7 +73,13 @@ Output of the failing check (last lines):
 Iteration {{humanNeeded.iteration}} stopped the run because it needed a person: {{humanNeeded.reason}}
 {{humanNeeded.details}}
 
+{{#if humanNeeded.answer}}
+You asked this; the answer is: {{humanNeeded.answer}}
+
+Go on with that answer. Report \`needs-human\` again only if it does not settle the matter.
+{{else}}
 The run has been resumed since. Check first whether the problem is solved; if it is not, report \`needs-human\` again.
+{{/if}}
 {{/if}}
 
 ## Rules
@@ -106,7 +112,7 @@ End your final message with one fenced \`json\` block, for example:
 }
 \`\`\`
 
-- \`status\`: \`continue\` while there is more to do; \`goal-complete\` when the goal is achieved, with \`"goalCompleteSummary"\` describing what was achieved; \`needs-human\` when only a person can unblock the work, with \`"humanNeeded": { "reason": "...", "details": "..." }\`.
+- \`status\`: \`continue\` while there is more to do; \`goal-complete\` when the goal is achieved, with \`"goalCompleteSummary"\` describing what was achieved; \`needs-human\` when only a person can unblock the work (a product decision, missing credentials or access, contradictory requirements), with \`"humanNeeded": { "reason": "...", "details": "..." }\` worded as a question they can answer in one go; it costs them a wait, so do not ask what you can find out yourself.
 - \`summary\`: required.
 - \`completedStepIds\`: the ids of the steps finished in this iteration.
 - \`pendingSteps\`: new steps, with \`"id": null\`. Steps already listed stay on the list; you need not repeat them.
@@ -301,6 +307,74 @@ Change only what these problems require and keep everything else as it is. Line 
 {{/if}}
 `;
 
+/** prompts/resolve.md */
+export const RESOLVE_PROMPT = `You are finishing one user story of the project "{{project}}". Your work on it passed verification in its own checkout, but while you worked, other stories landed on the branch it goes to, and the two no longer fit together. Bring them together in this checkout; the tool verifies the result again before it lands.
+
+## Your story: {{story.id}} - {{story.title}}
+
+{{#if story.description}}
+{{story.description}}
+{{/if}}
+
+## What happened
+
+{{why}}
+
+Landed meanwhile:
+{{landed}}
+
+## What to fix
+
+{{#if conflict}}
+This checkout is the branch as it is now, with your story's changes applied on top. Git could not combine them in these files, which hold conflict markers (\`<<<<<<< HEAD\` starts the branch's version, \`=======\` separates it from your story's, \`>>>>>>>\` ends it):
+
+{{files}}
+
+The conflicting parts:
+{{conflictDiff}}
+{{#if theirs}}
+
+What the stories that landed changed in those files:
+{{theirs}}
+{{/if}}
+{{#if ours}}
+
+What your story changed in them:
+{{ours}}
+{{/if}}
+{{/if}}
+{{#if checkFailed}}
+This checkout is the branch as it is now, with your story's changes applied on top (not committed yet). They combine cleanly, but the check {{check.command}} fails on the result (exit {{check.exitCode}}):
+{{check.output}}
+{{/if}}
+
+Keep both stories' intent: what the other stories added stays, and your story's work is added to it. Never drop or undo a line they added; where both stories change the same line, make it do both.
+
+## Rules
+
+1. Change only what it takes to bring the two together.
+2. Run the project's checks and make them pass before you finish:
+   {{#if checks}}
+   {{checks}}
+   {{else}}
+   No check commands are configured; run the project's own build, lint and tests if it has them.
+   {{/if}}
+3. Commit the result, all of it, with exactly this message:
+   {{story.commitMessage}}
+   Leave no conflict marker and no stray file behind: the working tree must be clean when you finish.
+4. Never edit the task file ({{taskFilePath}}), the progress file ({{progressFilePath}}) or anything under \`.ralph/\`.
+5. HEAD is detached on purpose: do not switch branches, push, rebase or reset.
+
+## When you finish
+
+Write one of these on a line of its own in your final message, as plain text (not in a code block or backticks, where it is ignored):
+
+- When both stories' work is combined, committed, and the checks pass:
+  <ralph>DONE {{story.id}}</ralph>
+- When you cannot combine them, with the reason:
+  <ralph>FAIL {{story.id}}: what went wrong</ralph>
+`;
+
 /** prompts/story.md */
 export const STORY_PROMPT = `You are working on one user story of the project "{{project}}"{{#if prd.description}} ({{prd.description}}){{/if}}. A tool runs you in a loop: one story per run, a fresh session each time. It picked this story, it will verify your work, and it keeps the task list itself.
 
@@ -334,6 +408,14 @@ export const STORY_PROMPT = `You are working on one user story of the project "{
 Learned in earlier runs on this project:
 {{codebasePatterns}}
 {{/if}}
+{{#if answers}}
+
+## Answers to your questions
+
+An earlier run on this story stopped to ask a person. The answers are decisions: follow them.
+
+{{answers.list}}
+{{/if}}
 {{#if retry}}
 
 ## Previous attempt failed
@@ -345,6 +427,17 @@ Why it failed: {{retry.reason}}
 
 Output of the failing check (last lines):
 {{retry.gateOutput}}
+{{/if}}
+{{/if}}
+{{#if requeue}}
+
+## Your earlier work did not land
+
+{{requeue.reason}} This does not count as a failed attempt: its changes are not in this checkout, so do the story again from the code as it is now, keeping what the other stories added.
+{{#if requeue.detail}}
+
+What conflicted, or the failing check's output (last lines):
+{{requeue.detail}}
 {{/if}}
 {{/if}}
 
@@ -398,6 +491,9 @@ Write one of these on a line of its own in your final message, as plain text (no
   <ralph>DONE {{story.id}}</ralph>
 - When you cannot complete it, with the reason:
   <ralph>FAIL {{story.id}}: what went wrong</ralph>
+- When only a person can settle something the story needs, ask, with everything they need to answer in one go:
+  <ralph>ASK {{story.id}}: your question</ralph>
+  Ask for a product decision the story leaves open, credentials or access you do not have, or acceptance criteria that contradict each other. Do not ask what you can find out from the code, the docs or by trying. A question costs the user a wait: the story stops until someone answers (often hours later), your changes are rolled back, and the next run of this story gets your question with the answer.
 
 For anything a later run on this codebase should know (a convention, a gotcha, a command that works), add a line:
 <ralph>LEARN: the insight</ralph>

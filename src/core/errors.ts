@@ -6,6 +6,10 @@ export const ExitCode = {
   WorkLeft: 1,
   Usage: 2,
   LimitReached: 3,
+  /** The agent cannot authenticate or cannot be started: nothing counted, nothing parked. */
+  AgentUnusable: 4,
+  /** Another live run holds the lock of this PRD or goal run; nothing was changed. */
+  Locked: 5,
   Interrupted: 130,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
@@ -37,4 +41,27 @@ export class InvalidInputError extends RalphError {
   ) {
     super(message, 'invalid-input', ExitCode.Usage);
   }
+}
+
+/**
+ * A Node system error (`EROFS: read-only file system, unlink '/x/lock'`)
+ * said as its reason and code: `read-only file system (EROFS)`. Null for
+ * anything else.
+ */
+export function systemErrorReason(error: unknown): string | null {
+  if (!(error instanceof Error) || !('code' in error) || typeof error.code !== 'string') return null;
+  const { code, message } = error;
+  const reason = message.startsWith(`${code}: `) ? message.slice(code.length + 2) : message;
+  // Node appends the call and its path (`, unlink '/x/lock'`); the sentence names them itself.
+  return `${reason.replace(/, [a-z]+ '.*$/s, '')} (${code})`;
+}
+
+/** A system error as a sentence: `could not unlink /x/lock: read-only file system (EROFS)`. */
+export function describeSystemError(error: unknown): string | null {
+  const reason = systemErrorReason(error);
+  if (reason === null || !(error instanceof Error)) return null;
+  const syscall = 'syscall' in error && typeof error.syscall === 'string' ? error.syscall : null;
+  const path = 'path' in error && typeof error.path === 'string' ? error.path : null;
+  if (syscall === null) return reason;
+  return `could not ${syscall}${path === null ? '' : ` ${path}`}: ${reason}`;
 }

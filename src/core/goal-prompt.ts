@@ -13,7 +13,7 @@ export interface GoalPromptInput {
   history: readonly IterationRecord[];
   feedback: GoalFeedback | null;
   /** Set when the run is resumed after an iteration asked for a person. */
-  humanNeeded?: { reason: string; details: string; iteration: number };
+  humanNeeded?: { reason: string; details: string; iteration: number; answer?: string };
   minIterations: number;
   /** The configured gate commands, shown so the agent runs the same ones. */
   checks: readonly string[];
@@ -59,6 +59,7 @@ export function goalPromptValues(input: Omit<GoalPromptInput, 'template'>): Reco
     'humanNeeded.iteration': humanNeeded ? String(humanNeeded.iteration) : '',
     'humanNeeded.reason': humanNeeded?.reason.trim() ?? '',
     'humanNeeded.details': humanNeeded?.details.trim() ?? '',
+    'humanNeeded.answer': humanNeeded?.answer?.trim() ?? '',
     minIterations: input.minIterations > 1 ? String(input.minIterations) : '',
     checks: input.checks.map((c) => `- \`${c}\``).join('\n'),
     goalFile: input.goalFile ?? '',

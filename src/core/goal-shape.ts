@@ -1,6 +1,7 @@
 import type { AttemptFacts, AttemptShape, PreGateFacts } from './attempt-facts.js';
 import type { GoalResultParse } from './goal-result.js';
 import type { GoalResult } from './goal-types.js';
+import { type OutsideFailure, responseTo } from './outside-failure.js';
 
 export const GOAL_FAILURE_KINDS = [
   'no-result',
@@ -15,6 +16,8 @@ export type GoalVerdict =
   | { kind: 'result'; result: GoalResult }
   | { kind: 'failed'; failure: GoalFailureKind; reason: string; outputTail?: string }
   | { kind: 'rate-limited'; message: string; resetsAt?: string }
+  /** The agent could not be used, or its API was out: the iteration is not counted. */
+  | { kind: 'outside'; failure: OutsideFailure }
   | { kind: 'aborted' };
 
 /**
@@ -30,7 +33,12 @@ export const goalShape: AttemptShape<GoalResultParse, GoalVerdict> = {
   judge: (facts: AttemptFacts<GoalResultParse>): GoalVerdict => {
     const verdict = judgeGoal(facts);
     // Stopped at once by the user: only a result verified in full still stands.
-    return facts.interrupted && verdict.kind !== 'result' ? { kind: 'aborted' } : verdict;
+    if (facts.interrupted && verdict.kind !== 'result') return { kind: 'aborted' };
+    const outside = facts.agent.outside;
+    if (outside !== undefined && verdict.kind !== 'result' && responseTo(outside.cause) !== 'limit') {
+      return { kind: 'outside', failure: outside };
+    }
+    return verdict;
   },
 };
 

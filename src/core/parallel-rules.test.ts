@@ -64,3 +64,31 @@ describe('whenIdle', () => {
     });
   });
 });
+
+describe('whenIdle with questions', () => {
+  const asking = {
+    ...idle,
+    remaining: [buildStory('A'), buildStory('B', { dependsOn: ['A'] })],
+    parked: new Set<string>(),
+    asked: new Set(['A']),
+  };
+
+  it('stops with exit 1 when only a story waiting for an answer and its dependants are left', () => {
+    expect(whenIdle(asking)).toEqual({
+      kind: 'finish',
+      reason: 'questions',
+      exitCode: ExitCode.WorkLeft,
+      message: 'stopped with work left: A (waits for an answer); B (waits on A)',
+    });
+  });
+
+  it('waits for the answer with --wait, but an interrupt or a limit still ends the run', () => {
+    expect(whenIdle({ ...asking, waitForAnswers: true })).toEqual({ kind: 'await-answers' });
+    expect(whenIdle({ ...asking, waitForAnswers: true, stop: 'graceful' })).toMatchObject({
+      reason: 'interrupted',
+    });
+    expect(whenIdle({ ...asking, waitForAnswers: true, limit: 'max-cost' })).toMatchObject({
+      reason: 'max-cost',
+    });
+  });
+});

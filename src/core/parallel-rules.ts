@@ -27,17 +27,20 @@ export function startLimit(input: {
 export type IdleDecision =
   | {
       kind: 'finish';
-      reason: 'all-done' | 'interrupted' | 'max-iterations' | 'max-cost' | 'blocked';
+      reason: 'all-done' | 'interrupted' | 'max-iterations' | 'max-cost' | 'blocked' | 'questions';
       exitCode: ExitCode;
       message: string;
     }
   /** A rate limit holds new starts: wait it out, then pick again. */
-  | { kind: 'hold' };
+  | { kind: 'hold' }
+  /** `--wait`: only stories waiting for answers (and their dependants) are left; wait for an answer. */
+  | { kind: 'await-answers' };
 
 /**
  * What a parallel run does when no worker is busy and nothing waits to
  * land: finish (all done, interrupted, a limit, or blocked by parked
- * stories and their dependants), or sit out a rate-limit hold.
+ * stories, stories waiting for answers, and their dependants), sit out a
+ * rate-limit hold, or (`--wait`) wait for an answer.
  */
 export function whenIdle(input: {
   /** Stories in scope not done on the PRD branch. */
@@ -49,6 +52,10 @@ export function whenIdle(input: {
   maxIterations: number;
   maxCostUsd?: number;
   holding: boolean;
+  /** Stories whose question waits for an answer. */
+  asked?: ReadonlySet<string>;
+  /** `--wait`: wait for answers rather than finish. */
+  waitForAnswers?: boolean;
   /** What to say when nothing in scope is left (see `allDoneMessage`). */
   allDone: string;
 }): IdleDecision {
@@ -74,10 +81,16 @@ export function whenIdle(input: {
       `stopped before exceeding the $${input.maxCostUsd} budget`,
     );
   if (input.holding) return { kind: 'hold' };
+  const asked = input.asked ?? new Set<string>();
+  const asking = input.remaining.some((s) => asked.has(s.id));
+  if (asking && input.waitForAnswers) return { kind: 'await-answers' };
   const waiting = input.remaining.map((s) =>
-    input.parked.has(s.id)
-      ? `${s.id} (parked)`
-      : `${s.id} (waits on ${s.dependsOn.filter((d) => !input.landed.has(d)).join(', ')})`,
+    asked.has(s.id)
+      ? `${s.id} (waits for an answer)`
+      : input.parked.has(s.id)
+        ? `${s.id} (parked)`
+        : `${s.id} (waits on ${s.dependsOn.filter((d) => !input.landed.has(d)).join(', ')})`,
   );
-  return finish('blocked', ExitCode.WorkLeft, `stopped with work left: ${waiting.join('; ')}`);
+  const message = `stopped with work left: ${waiting.join('; ')}`;
+  return finish(asking ? 'questions' : 'blocked', ExitCode.WorkLeft, message);
 }

@@ -120,3 +120,24 @@ describe('selectNextStory', () => {
     );
   });
 });
+
+describe('selectNextStory with stories waiting for answers', () => {
+  it('passes over a waiting story, and is blocked when only it and its dependants are left', () => {
+    const stories = [
+      story('US-001', { priority: 1 }),
+      story('US-002', { priority: 2, dependsOn: ['US-001'] }),
+      story('US-003', { priority: 3 }),
+    ];
+    const waiting = new Set(['US-001']);
+    const next = selectNextStory(stories, { waiting });
+    expect(next.kind === 'story' && next.story.id).toBe('US-003');
+    const left = selectNextStory(stories.slice(0, 2), { waiting });
+    expect(left).toEqual({
+      kind: 'blocked',
+      waiting: [
+        { id: 'US-001', parked: false, waitingOn: [] },
+        { id: 'US-002', parked: false, waitingOn: ['US-001'] },
+      ],
+    });
+  });
+});

@@ -7,13 +7,15 @@ export interface SelectionOptions {
   resumeFromId?: string;
   /** Stories parked after exhausting their retries in this run. */
   parked?: ReadonlySet<string>;
+  /** Stories whose agent asked a question that has no answer yet. */
+  waiting?: ReadonlySet<string>;
 }
 
 export type Selection =
   | { kind: 'story'; story: Story }
   /** Every story in scope has passed. */
   | { kind: 'all-done' }
-  /** Stories remain, but each is parked or waits on a story that has not passed. */
+  /** Stories remain, but each is parked, waits for an answer, or waits on a story that has not passed. */
   | { kind: 'blocked'; waiting: BlockedStory[] };
 
 export interface BlockedStory {
@@ -30,12 +32,15 @@ export interface BlockedStory {
  */
 export function selectNextStory(stories: readonly Story[], options: SelectionOptions = {}): Selection {
   const parked = options.parked ?? new Set<string>();
+  const asked = options.waiting ?? new Set<string>();
   const passed = new Set(stories.filter(isPassed).map((s) => s.id));
   const inScope = storiesInScope(stories, options);
   const open = inScope.filter((s) => !isPassed(s));
   if (open.length === 0) return { kind: 'all-done' };
 
-  const ready = open.filter((s) => !parked.has(s.id) && s.dependsOn.every((d) => passed.has(d)));
+  const ready = open.filter(
+    (s) => !parked.has(s.id) && !asked.has(s.id) && s.dependsOn.every((d) => passed.has(d)),
+  );
   if (ready.length === 0) {
     return {
       kind: 'blocked',

@@ -117,6 +117,7 @@ function referenceParseSignals(text: string | readonly string[]): Signals {
     done: [],
     fail: [],
     learn: [],
+    ask: [],
     complete: false,
     legacyDone: false,
     legacyFail: false,

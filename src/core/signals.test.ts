@@ -24,6 +24,27 @@ describe('parseSignals', () => {
     expect(parseSignals('nothing here').complete).toBe(false);
   });
 
+  it('reads ASK with its id and its question, the last decisive signal winning', () => {
+    const s = parseSignals(
+      'Need a decision.\n<ralph>ASK US-002: PostgreSQL or SQLite?\nBoth are installed.</ralph>',
+    );
+    expect(s.ask).toEqual([{ id: 'US-002', question: 'PostgreSQL or SQLite?\nBoth are installed.' }]);
+    expect(interpretSignals(s, 'US-002')).toEqual({
+      kind: 'ask',
+      question: 'PostgreSQL or SQLite?\nBoth are installed.',
+    });
+    // The story's agent asks, whatever id it wrote; a DONE after it wins, a quoted ASK is no question.
+    expect(interpretSignals(parseSignals('<ralph>ASK: which port?</ralph>'), 'US-002')).toEqual({
+      kind: 'ask',
+      question: 'which port?',
+    });
+    expect(
+      interpretSignals(parseSignals('<ralph>ASK US-2: x?</ralph> <ralph>DONE US-2</ralph>'), 'US-2').kind,
+    ).toBe('done');
+    expect(parseSignals('`<ralph>ASK US-1: x?</ralph>`').ask).toEqual([]);
+    expect(parseSignals('<ralph>ASK US-1</ralph>').ask).toEqual([]);
+  });
+
   it('accepts FAIL without a reason, without an id, and with a multi-line reason', () => {
     expect(parseSignals('<ralph>FAIL 8.3</ralph>').fail).toEqual([{ id: '8.3', reason: '' }]);
     expect(parseSignals('<ralph>FAIL: cannot build</ralph>').fail).toEqual([

@@ -22,10 +22,17 @@ export interface FailSignal {
   reason: string;
 }
 
-/** A DONE or FAIL in the order it appeared; `position` is its offset in the blocks joined with newlines. */
+/** A question for a person: `<ralph>ASK <id>: <question></ralph>`. */
+export interface AskSignal {
+  id: string;
+  question: string;
+}
+
+/** A DONE, FAIL or ASK in the order it appeared; `position` is its offset in the blocks joined with newlines. */
 export type OutcomeSignal =
   | { kind: 'done'; id: string; position: number }
   | { kind: 'fail'; id: string; reason: string; position: number }
+  | { kind: 'ask'; id: string; question: string; position: number }
   | { kind: 'legacy-done'; position: number }
   | { kind: 'legacy-fail'; reason: string; position: number };
 
@@ -34,6 +41,8 @@ export interface Signals {
   done: string[];
   fail: FailSignal[];
   learn: string[];
+  /** Questions for a person, in text order. */
+  ask: AskSignal[];
   /** `<ralph-complete/>` or `<promise>COMPLETE</promise>` was seen. */
   complete: boolean;
   /** A legacy `[DONE]` that counts (so never true alongside `<ralph>` tags). */
@@ -47,6 +56,7 @@ export type SignalInterpretation =
   | { kind: 'done' }
   | { kind: 'done-wrong-id'; id: string }
   | { kind: 'fail'; reason: string }
+  | { kind: 'ask'; question: string }
   | { kind: 'none' };
 
 const COMPLETE = /<ralph-complete\s*\/>|<promise>\s*COMPLETE\s*<\/promise>/i;
@@ -65,6 +75,7 @@ export class SignalScanner {
     done: [],
     fail: [],
     learn: [],
+    ask: [],
     complete: false,
     legacyDone: false,
     legacyFail: false,
@@ -131,6 +142,7 @@ export class SignalScanner {
       done: [...signals.done],
       fail: [...signals.fail],
       learn: [...signals.learn],
+      ask: [...signals.ask],
       legacyDone: legacy.some((s) => s.kind === 'legacy-done'),
       legacyFail: legacy.some((s) => s.kind === 'legacy-fail'),
       outcomes: [...signals.outcomes, ...legacy],
@@ -161,7 +173,7 @@ function lineAround(block: string, index: number, marker: string): string {
 }
 
 function addTag(signals: Signals, inner: string, position: number): boolean {
-  const keyword = /^(DONE|FAIL|LEARN)\b/i.exec(inner)?.[1]?.toUpperCase();
+  const keyword = /^(DONE|FAIL|LEARN|ASK)\b/i.exec(inner)?.[1]?.toUpperCase();
   const rest = inner.slice(keyword?.length ?? 0);
   if (keyword === 'DONE') {
     const id = rest.replace(/^\s*:?\s*/, '').split(/\s+/)[0] ?? '';
@@ -173,6 +185,15 @@ function addTag(signals: Signals, inner: string, position: number): boolean {
     const { id, reason } = splitFail(rest);
     signals.fail.push({ id, reason });
     signals.outcomes.push({ kind: 'fail', id, reason, position });
+    return true;
+  }
+  if (keyword === 'ASK') {
+    // The same shape as FAIL: an id, a colon, then the question.
+    const { id, reason: question } = splitFail(rest);
+    if (question !== '') {
+      signals.ask.push({ id, question });
+      signals.outcomes.push({ kind: 'ask', id, question, position });
+    }
     return true;
   }
   if (keyword === 'LEARN') {
@@ -195,8 +216,9 @@ const sameId = (a: string, b: string): boolean => a.trim().toLowerCase() === b.t
 
 /**
  * What the signals say about the story that was asked for. The last decisive
- * signal in text order wins: a DONE for that story, any FAIL, or a legacy
- * `[DONE]` / `[FAIL]` (which carry no id). A DONE for another story only
+ * signal in text order wins: a DONE for that story, any FAIL, any ASK (the
+ * story's agent asking, whatever id it wrote), or a legacy `[DONE]` /
+ * `[FAIL]` (which carry no id). A DONE for another story only
  * matters when nothing decisive was said. Ids compare trimmed and
  * case-insensitively.
  */
@@ -211,6 +233,9 @@ export function interpretSignals(signals: Signals, expectedStoryId: string): Sig
         break;
       case 'fail':
         decision = { kind: 'fail', reason: failReason(outcome, expectedStoryId) };
+        break;
+      case 'ask':
+        decision = { kind: 'ask', question: outcome.question };
         break;
       case 'legacy-done':
         decision = { kind: 'done' };

@@ -1,4 +1,5 @@
 import type { AttemptFacts, AttemptShape, PreGateFacts } from './attempt-facts.js';
+import { type OutsideFailure, responseTo } from './outside-failure.js';
 import { interpretSignals, type Signals } from './signals.js';
 import { type AttemptInput, judgeAttempt, shouldRunChecks, type Verdict } from './verdict.js';
 
@@ -33,7 +34,18 @@ export function storyShape(storyId: string): AttemptShape<Signals, Verdict> {
     judge: (facts: AttemptFacts<Signals>) => {
       const verdict = judgeAttempt({ ...input(facts), checks: facts.gates });
       // Stopped at once by the user: only a pass verified in full still stands.
-      return facts.interrupted && verdict.kind !== 'pass' ? INTERRUPTED : verdict;
+      if (facts.interrupted && verdict.kind !== 'pass') return INTERRUPTED;
+      const outside = facts.agent.outside;
+      if (outside === undefined || verdict.kind === 'pass') return verdict;
+      // Whatever else went wrong, the world outside got in the way first: the attempt is not the story's.
+      if (responseTo(outside.cause) !== 'limit') return outsideVerdict(outside);
+      return verdict.kind === 'rate-limited' && outside.cause === 'quota'
+        ? { ...verdict, quota: true }
+        : verdict;
     },
   };
+}
+
+function outsideVerdict(failure: OutsideFailure): Verdict {
+  return { kind: 'outside', reason: `${failure.cause}: ${failure.message}`, failure };
 }

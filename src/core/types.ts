@@ -1,6 +1,7 @@
 /** The one domain model every task source reads into and writes back from. */
 
-export type TaskFormat = 'prd-json' | 'prd-md' | 'spec-dir';
+/** The task file formats, and `github`: open issues with a label (no file in the checkout). */
+export type TaskFormat = 'prd-json' | 'prd-md' | 'spec-dir' | 'github';
 
 export type StoryStatus = 'todo' | 'in-progress' | 'done';
 

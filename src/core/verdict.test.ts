@@ -267,3 +267,29 @@ describe('shouldRunChecks', () => {
     expect(judgeAttempt({ ...ready, checks: [] }).kind).toBe('pass');
   });
 });
+
+describe('judgeAttempt: questions', () => {
+  const ASK: SignalInterpretation = { kind: 'ask', question: 'PostgreSQL or SQLite?' };
+
+  it('a question is neither a pass nor a failure, whatever the agent committed', () => {
+    const verdict = judgeAttempt(passing({ signals: ASK }));
+    expect(verdict).toEqual({
+      kind: 'question',
+      question: 'PostgreSQL or SQLite?',
+      reason: 'The agent asked: PostgreSQL or SQLite?',
+    });
+    expect(isFailure(verdict)).toBe(false);
+    expect(shouldRunChecks(passing({ signals: ASK }))).toBe(false);
+  });
+
+  it('stands when the agent then went silent, or hit a rate limit', () => {
+    const idle = passing({ signals: ASK, agentStop: { stopReason: 'idle', exitCode: null } });
+    expect(kindOf(judgeAttempt(idle))).toBe('question');
+    expect(kindOf(judgeAttempt(passing({ signals: ASK, rateLimited: {} })))).toBe('question');
+  });
+
+  it('but an interrupt stays an interrupt', () => {
+    const aborted = passing({ signals: ASK, agentStop: { stopReason: 'aborted', exitCode: null } });
+    expect(kindOf(judgeAttempt(aborted))).toBe('aborted');
+  });
+});

@@ -1,3 +1,4 @@
+import type { OutsideFailure } from './outside-failure.js';
 import type { SignalInterpretation } from './signals.js';
 
 /**
@@ -65,13 +66,27 @@ export interface AttemptFailure {
   gateOutputTail?: string;
 }
 
+/** The agent asked a person (`<ralph>ASK …</ralph>`): the story waits for the answer; the attempt does not count. */
+export interface AttemptQuestion {
+  kind: 'question';
+  question: string;
+  reason: string;
+}
+
 export type Verdict =
   | { kind: 'pass' }
   | AttemptFailure
-  | { kind: 'rate-limited'; reason: string; resetsAt?: string };
+  | AttemptQuestion
+  /** `quota`: a usage limit until a reset time, rather than a short-term rate limit. */
+  | { kind: 'rate-limited'; reason: string; resetsAt?: string; quota?: true }
+  /** The agent could not be used, or its API was out: never the story's fault. */
+  | { kind: 'outside'; reason: string; failure: OutsideFailure };
 
 export const isFailure = (verdict: Verdict): verdict is AttemptFailure =>
-  verdict.kind !== 'pass' && verdict.kind !== 'rate-limited';
+  verdict.kind !== 'pass' &&
+  verdict.kind !== 'rate-limited' &&
+  verdict.kind !== 'question' &&
+  verdict.kind !== 'outside';
 
 /**
  * Whether the gates are worth running: the agent claimed this story, made a
@@ -83,6 +98,15 @@ export function shouldRunChecks(input: Omit<AttemptInput, 'checks'>): boolean {
 }
 
 export function judgeAttempt(input: AttemptInput): Verdict {
+  const { signals, agentStop } = input;
+  // A question stands even when the agent was then stopped; an interrupt or a failed start does not ask anything.
+  if (
+    signals.kind === 'ask' &&
+    agentStop.stopReason !== 'aborted' &&
+    agentStop.stopReason !== 'spawn-error'
+  ) {
+    return { kind: 'question', question: signals.question, reason: `The agent asked: ${signals.question}` };
+  }
   const failure = preCheckFailure(input) ?? checksFailure(input.checks);
   if (failure === null) return { kind: 'pass' };
   // An interrupt is the user's decision, whatever limit the agent ran into.
@@ -119,6 +143,9 @@ function preCheckFailure(input: Omit<AttemptInput, 'checks'>): AttemptFailure | 
       };
     case 'none':
       return noSignal(input);
+    case 'ask':
+      // Judged as a question before this; here it only keeps the gates from running.
+      return { kind: 'no-signal', reason: 'The agent asked a question instead of finishing the story.' };
     case 'done':
       break;
   }

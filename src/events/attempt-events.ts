@@ -80,6 +80,8 @@ export const StoryPassedSchema = z.object({
   durationMs: z.number(),
   /** The rest of the run at its pace so far; absent when nothing is left. */
   forecast: ForecastSchema.optional(),
+  /** Parallel runs: landed once its work was brought onto a tip that moved meanwhile (see `resolution-finished`). */
+  afterResolution: z.boolean().optional(),
 });
 
 /**
@@ -95,6 +97,8 @@ export const AttemptFailedSchema = z.object({
   kind: z.enum([...FAILURE_KINDS, ...GOAL_FAILURE_KINDS]),
   reason: z.string(),
   willRetry: z.boolean(),
+  /** How long the attempt ran (agent and gates): it counts toward the story's time. */
+  durationMs: z.number().optional(),
 });
 
 export const RolledBackSchema = z.object({

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { GOAL_MODES } from '../core/goal-types.js';
 
-/** Why a run ended. A story run ends with the first seven, a goal run with those it shares and the last three. */
+/** Why a run ended. A story run ends with the first eight, a goal run with those it shares and the last three. */
 export const STOP_REASONS = [
   'all-done',
   'blocked',
@@ -11,6 +11,10 @@ export const STOP_REASONS = [
   'interrupted',
   'story-not-found',
   'agent-unusable',
+  // Only stories waiting for answers (and stories that depend on them) are left.
+  'questions',
+  /** An API outage lasted longer than `--outage-wait`. */
+  'outage-wait',
   'goal-complete',
   'needs-human',
   'failures',
@@ -19,7 +23,14 @@ export type AnyStopReason = (typeof STOP_REASONS)[number];
 export type StopReason = Exclude<AnyStopReason, 'goal-complete' | 'needs-human' | 'failures'>;
 export type GoalStopReason = Extract<
   AnyStopReason,
-  'goal-complete' | 'needs-human' | 'failures' | 'max-iterations' | 'max-cost' | 'interrupted'
+  | 'goal-complete'
+  | 'needs-human'
+  | 'failures'
+  | 'max-iterations'
+  | 'max-cost'
+  | 'interrupted'
+  | 'agent-unusable'
+  | 'outage-wait'
 >;
 
 const stepCounts = z.object({ total: z.number(), completed: z.number() });
@@ -36,6 +47,12 @@ export const RunStartedSchema = z.object({
   /** Stories (or a goal's steps) not done yet. */
   remaining: z.number(),
   resumed: z.boolean(),
+  /** The whole task file's tally as the run starts, and what earlier sessions spent: a follower's starting point. */
+  passed: z.number().optional(),
+  total: z.number().optional(),
+  costUsd: z.number().optional(),
+  /** The sandbox every agent, gate and hook of the run starts in (`bwrap`, `sandbox-exec`); absent when none. */
+  sandbox: z.string().optional(),
   /** A goal run's own start. */
   goal: z
     .object({
@@ -62,6 +79,14 @@ export const IterationStartedSchema = z.object({
   /** A goal iteration: what it is asked to do, and the step it executes. */
   mode: z.enum(GOAL_MODES).optional(),
   step: z.object({ id: z.string(), prompt: z.string() }).optional(),
+  /** The agent that runs it (its stream is read back with that agent's parser). */
+  agent: z.string().optional(),
+  /**
+   * The last iteration number this session may reach: `iteration` of
+   * `lastIteration` is how every view counts (the iteration numbers go on
+   * over every session of a run and name `iterations/<n>.jsonl`).
+   */
+  lastIteration: z.number().optional(),
 });
 
 export const LockTakenOverSchema = z.object({
@@ -94,6 +119,8 @@ export const ChangesStashedSchema = z.object({
 export const StopRequestedSchema = z.object({
   type: z.literal('stop-requested'),
   how: z.enum(['graceful', 'immediate']),
+  /** Who asked, when not this process's keys: a control request (`web page`). */
+  from: z.string().optional(),
 });
 
 export const MaxIterationsChangedSchema = z.object({
@@ -113,6 +140,12 @@ export const RunFinishedSchema = z.object({
   costUsd: z.number(),
   /** Iterations run in this session. */
   iterations: z.number(),
+  /** Questions still waiting for an answer, each with the command that answers it. */
+  questions: z
+    .array(
+      z.object({ id: z.string(), storyId: z.string().optional(), question: z.string(), command: z.string() }),
+    )
+    .optional(),
   /** A goal run's own ending. */
   goal: z
     .object({
@@ -155,6 +188,8 @@ export const QuestionAskedSchema = z.object({
   storyId: z.string().optional(),
   questionId: z.string(),
   question: z.string(),
+  /** When the answer store recorded the question: with `questionId`, the key an answer names (`answers.jsonl`). */
+  askedAt: z.string().optional(),
 });
 
 export const QuestionAnsweredSchema = z.object({
@@ -162,6 +197,15 @@ export const QuestionAnsweredSchema = z.object({
   storyId: z.string().optional(),
   questionId: z.string(),
   answer: z.string(),
+});
+
+/** A webhook could not be told (after its retries); said once per webhook, its address without its secret parts. */
+export const WebhookFailedSchema = z.object({
+  type: z.literal('webhook-failed'),
+  webhook: z.string(),
+  event: z.string(),
+  error: z.string(),
+  tries: z.number(),
 });
 
 export const LIFECYCLE_EVENTS = [
@@ -177,4 +221,5 @@ export const LIFECYCLE_EVENTS = [
   AgentUnusableSchema,
   QuestionAskedSchema,
   QuestionAnsweredSchema,
+  WebhookFailedSchema,
 ] as const;

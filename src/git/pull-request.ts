@@ -39,6 +39,8 @@ export function pullRequestBody(input: {
   project: string;
   stories: readonly PullRequestStory[];
   unit?: PullRequestUnit;
+  /** Lines added at the end (`Closes #12` for the issues the stories came from). */
+  notes?: string;
 }): string {
   const words = WORDING[input.unit ?? 'story'];
   const rows = input.stories.map(
@@ -55,6 +57,7 @@ export function pullRequestBody(input: {
     '',
     `${words.count(input.stories.length)}, ${words.tries(attempts)}, ${money(cost)}.`,
     '',
+    ...(input.notes ? [input.notes, ''] : []),
   ].join('\n');
 }
 

@@ -3,8 +3,13 @@ import { runGit } from './git.js';
 export type PushResult = { ok: true; remote: string } | { ok: false; remote: string; message: string };
 
 export async function hasRemote(cwd: string, remote: string): Promise<boolean> {
-  const { exitCode } = await runGit(['remote', 'get-url', remote], { cwd, allowFailure: true });
-  return exitCode === 0;
+  return (await remoteUrl(cwd, remote)) !== null;
+}
+
+/** The URL git fetches `remote` from, or null when there is no such remote. */
+export async function remoteUrl(cwd: string, remote: string): Promise<string | null> {
+  const { exitCode, stdout } = await runGit(['remote', 'get-url', remote], { cwd, allowFailure: true });
+  return exitCode === 0 ? stdout.trim() : null;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { AgentSetup } from '../agents/adapter.js';
 import type { CommandWrapper } from '../agents/spawn-command.js';
 import type { ExitCode } from '../core/errors.js';
 import type { GoalStopReason, RunEventSink } from '../events/run-event.js';
+import type { AnswerDesk } from '../run/answer-desk.js';
 import type { Config } from '../state/config.js';
 import type { LockHandle } from '../state/lock.js';
 import type { GoalSpec } from './goal-spec.js';
@@ -20,6 +21,10 @@ export interface GoalLimits {
   rateLimitBackoffMs: number;
   /** How long parallel hooks still running at the end are awaited before they are killed. */
   hookDrainMs: number;
+  /** How long an API outage is waited out before the run stops (`--outage-wait`). */
+  outageWaitMs?: number;
+  /** A heartbeat while the agent is silent, this often; absent for none. */
+  heartbeatMs?: number;
 }
 
 export interface GoalLoopOptions {
@@ -51,6 +56,8 @@ export interface GoalLoopOptions {
   lock?: LockHandle;
   /** Stash the user's uncommitted changes instead of refusing to start (`--allow-dirty`). */
   allowDirty?: boolean;
+  /** `--wait`: when an iteration needs a person, wait for the answer instead of stopping. */
+  waitForAnswers?: boolean;
   now?: () => Date;
 }
 
@@ -59,6 +66,8 @@ export interface GoalContext extends GoalLoopOptions {
   files: GoalRunFiles;
   now: () => Date;
   store: ProgressStore;
+  /** The run's questions (`needs-human`) and the answers people give. */
+  desk: AnswerDesk;
   /** The goal file relative to `cwd`, when it is inside the repository: a file the agent must not change. */
   goalFileInRepo?: string;
 }

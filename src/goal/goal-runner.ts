@@ -1,11 +1,13 @@
 import { wouldExceedCost } from '../core/budget.js';
 import { ExitCode } from '../core/errors.js';
 import type { HumanNeeded } from '../core/goal-types.js';
+import { goalQuestionId, openQuestionNotes, waitingMessage } from '../core/questions.js';
 import type { GoalStopReason } from '../events/run-event.js';
-import { AgentRotation } from '../run/agent-rotation.js';
+import { openAnswerDesk } from '../run/answer-desk.js';
 import { recoverHooks } from '../run/hook-recovery.js';
 import { createHookRunner } from '../run/hooks.js';
 import { lockTakeoverEvent } from '../run/lock-events.js';
+import { respondToLimit, respondToOutside, runAgentRotation } from '../run/outside-response.js';
 import { removeStaleTemporaries } from '../state/atomic.js';
 import { ensureRalphGitignore } from '../state/gitignore.js';
 import { ralphDir } from '../state/layout.js';
@@ -67,20 +69,26 @@ export async function runGoalLoop(options: GoalLoopOptions): Promise<GoalOutcome
       ...(goalFileInRepo !== undefined ? { goalFile: goalFileInRepo } : {}),
     });
     const store = new ProgressStore(files.progress, progress, now);
-    const ctx: GoalContext = {
-      ...options,
-      files,
-      now,
-      emit,
-      store,
-      ...(goalFileInRepo !== undefined ? { goalFileInRepo } : {}),
-    };
-    await recoverInterruptedIteration(ctx);
-    await recoverHooks(ctx.cwd, files.dir, spec.name, emit);
-    const stashed = await prepareGoalTree(ctx);
-    if (stashed) emit({ type: 'changes-stashed', ...stashed });
-    await store.update((p) => p);
-    return await iterate(ctx, saved !== null);
+    const desk = await openAnswerDesk({ runDir: files.dir, emit, now });
+    try {
+      const ctx: GoalContext = {
+        ...options,
+        files,
+        now,
+        emit,
+        store,
+        desk,
+        ...(goalFileInRepo !== undefined ? { goalFileInRepo } : {}),
+      };
+      await recoverInterruptedIteration(ctx);
+      await recoverHooks(ctx.cwd, files.dir, spec.name, emit);
+      const stashed = await prepareGoalTree(ctx);
+      if (stashed) emit({ type: 'changes-stashed', ...stashed });
+      await store.update((p) => p);
+      return await iterate(ctx, saved !== null);
+    } finally {
+      desk.close();
+    }
   } finally {
     if (options.lock === undefined) await lock.release();
   }
@@ -114,6 +122,10 @@ async function iterate(ctx: GoalContext, resumed: boolean): Promise<GoalOutcome>
     maxIterations: start.stats.maxIterations,
     remaining: steps.total - steps.completed,
     resumed,
+    passed: steps.completed,
+    total: steps.total,
+    costUsd: start.stats.costUsd,
+    ...(ctx.wrap?.label ? { sandbox: ctx.wrap.label } : {}),
     goal: {
       text: start.goal,
       iterationsBefore: start.stats.currentIteration,
@@ -124,18 +136,15 @@ async function iterate(ctx: GoalContext, resumed: boolean): Promise<GoalOutcome>
   });
 
   let iterations = 0;
-  const agents = new AgentRotation({
-    primary: ctx.agent,
-    fallbacks: ctx.fallbackAgents ?? [],
-    backoffMs: limits.rateLimitBackoffMs,
-    now: ctx.now,
-  });
+  const agents = runAgentRotation(ctx);
+  const outside = { emit: ctx.emit, agents, signals: [ctx.stopSignal, ctx.killSignal] };
   const finish = async (
     reason: GoalStopReason,
     exitCode: ExitCode,
     message: string,
     extra: { finalSummary?: string; humanNeeded?: HumanNeeded } = {},
   ): Promise<GoalOutcome> => {
+    const questions = openQuestionNotes(ctx.spec.name, ctx.desk.open());
     await hooks.drain(limits.hookDrainMs, ctx.killSignal);
     await store.update((p) => markStopped(p, { reason, exitCode, now: ctx.now() }));
     await store.flush();
@@ -146,6 +155,7 @@ async function iterate(ctx: GoalContext, resumed: boolean): Promise<GoalOutcome>
         message,
         iterations,
         ...extra,
+        questions,
         progressFile: ctx.files.progress,
       }),
     );
@@ -155,6 +165,13 @@ async function iterate(ctx: GoalContext, resumed: boolean): Promise<GoalOutcome>
   for (;;) {
     if (ctx.stopSignal.aborted || ctx.killSignal.aborted) {
       return finish('interrupted', ExitCode.Interrupted, 'stopped');
+    }
+    const open = ctx.desk.open();
+    if (ctx.waitForAnswers && open.length > 0) {
+      // `--wait`: the run sits until a person answers what it asked (or Ctrl-C), then goes on with the answer.
+      ctx.emit({ type: 'waiting', reason: 'question', message: waitingMessage(open) });
+      await ctx.desk.nextAnswer(ctx.stopSignal, ctx.killSignal);
+      continue;
     }
     const progress = store.get();
     if (iterations >= limits.maxIterations) {
@@ -175,10 +192,11 @@ async function iterate(ctx: GoalContext, resumed: boolean): Promise<GoalOutcome>
     const selection = selectionFor(progress);
     // What background hooks wrote lands now, before the iteration records its HEAD.
     await hooks.betweenIterations();
-    const run = await runGoalIteration(ctx, selection, agents.current());
+    const agent = agents.current();
+    const run = await runGoalIteration(ctx, selection, agent);
     const { outcome } = run;
-    if (outcome.kind === 'aborted' || outcome.kind === 'rate-limited') {
-      // Neither counts: the iteration is rolled back as if it never ran.
+    if (outcome.kind === 'aborted' || outcome.kind === 'rate-limited' || outcome.kind === 'outside') {
+      // None counts: the iteration is rolled back as if it never ran.
       await rollBack(ctx, run);
       await store.update(undoIteration);
       if (outcome.kind === 'aborted') {
@@ -188,16 +206,14 @@ async function iterate(ctx: GoalContext, resumed: boolean): Promise<GoalOutcome>
           'stopped; the interrupted iteration was rolled back',
         );
       }
+      const at = { iteration: run.iteration };
+      if (outcome.kind === 'outside') {
+        const answer = await respondToOutside(outside, outcome.failure, agent, at);
+        if (answer.kind === 'stop') return finish(answer.reason, answer.exitCode, answer.message);
+        continue;
+      }
       const limit = { message: outcome.message, ...(outcome.resetsAt ? { resetsAt: outcome.resetsAt } : {}) };
-      await agents.rateLimited(
-        limit,
-        {
-          switched: (from, to, reason) => ctx.emit({ type: 'agent-switched', from, to, reason }),
-          waiting: (waitMs) => ctx.emit({ type: 'rate-limited', iteration: run.iteration, waitMs, ...limit }),
-        },
-        ctx.stopSignal,
-        ctx.killSignal,
-      );
+      await respondToLimit(outside, limit, agent, at);
       continue;
     }
     agents.succeeded();
@@ -231,6 +247,13 @@ async function iterate(ctx: GoalContext, resumed: boolean): Promise<GoalOutcome>
       });
     }
     if (decision.kind === 'needs-human') {
+      const { reason, details } = decision.humanNeeded;
+      await ctx.desk.ask({
+        id: goalQuestionId(run.iteration),
+        question: details.trim() === '' ? reason : `${reason}\n${details}`,
+        iteration: run.iteration,
+      });
+      if (ctx.waitForAnswers) continue;
       return finish('needs-human', ExitCode.WorkLeft, `stopped: iteration ${run.iteration} needs a human`, {
         humanNeeded: decision.humanNeeded,
       });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { stopLeftovers } from '../attempt/stop-leftovers.js';
 import { ExitCode } from '../core/errors.js';
 import type { HumanNeeded } from '../core/goal-types.js';
+import type { OpenQuestionNote } from '../core/questions.js';
 import type { EventOf, GoalStopReason, RunEventSink } from '../events/run-event.js';
 import type { GoalContext, GoalOutcome } from './goal-context.js';
 import type { GoalProgress } from './progress-schema.js';
@@ -56,13 +57,15 @@ export function goalFinished(
     progressFile: string;
     finalSummary?: string;
     humanNeeded?: HumanNeeded;
+    questions?: readonly OpenQuestionNote[];
   },
 ): EventOf<'run-finished'> {
   const steps = stepCounts(progress);
-  const { finalSummary, humanNeeded, progressFile, ...common } = end;
+  const { finalSummary, humanNeeded, progressFile, questions, ...common } = end;
   return {
     type: 'run-finished',
     ...common,
+    ...(questions && questions.length > 0 ? { questions: [...questions] } : {}),
     passed: steps.completed,
     total: steps.total,
     parked: [],

@@ -2,6 +2,7 @@ import type { AgentSetup } from '../agents/adapter.js';
 import { runAttempt } from '../attempt/run-attempt.js';
 import type { ModeSelection } from '../core/goal-mode.js';
 import { type GoalVerdict, goalShape } from '../core/goal-shape.js';
+import { goalQuestionId } from '../core/questions.js';
 import type { CommitInfo } from '../git/index.js';
 import { iterationLogPath } from '../state/layout.js';
 import type { GoalContext } from './goal-context.js';
@@ -37,6 +38,8 @@ export async function runGoalIteration(
   const iteration = progress.stats.currentIteration + 1;
   const transcript = iterationLogPath(ctx.files.dir, iteration);
   const stepId = selection.mode === 'executing' ? selection.step.id : undefined;
+  const human = progress.humanNeeded;
+  const answer = human ? ctx.desk.answerTo(goalQuestionId(human.iteration)) : undefined;
   let spend = { costUsd: 0, inputTokens: 0, outputTokens: 0 };
   const outcome = await runAttempt({
     cwd: ctx.cwd,
@@ -44,10 +47,12 @@ export async function runGoalIteration(
       template: ctx.promptTemplate,
       checks: ctx.config.checks,
       ...(ctx.goalFileInRepo !== undefined ? { goalFileInRepo: ctx.goalFileInRepo } : {}),
+      ...(answer !== undefined ? { answer } : {}),
     }),
     agent,
     timeoutMs: ctx.limits.timeoutMs,
     idleTimeoutMs: ctx.limits.idleTimeoutMs,
+    ...(ctx.limits.heartbeatMs ? { heartbeatMs: ctx.limits.heartbeatMs } : {}),
     gates: ctx.config.checks,
     killSignal: ctx.killSignal,
     ...(ctx.wrap ? { wrap: ctx.wrap } : {}),
@@ -91,6 +96,8 @@ export async function runGoalIteration(
           return ctx.emit({ type: 'agent-event', iteration, event: event.event });
         case 'tool-file-restored':
           return;
+        case 'agent-silent':
+          return ctx.emit({ ...event, iteration, agent: agent.adapter.name });
         default:
           return ctx.emit({ ...event, iteration });
       }

@@ -17,6 +17,8 @@ export interface PromptSettings {
   template: string;
   checks: readonly string[];
   goalFileInRepo?: string;
+  /** A person's answer to the question the run stopped with (`needs-human`), once given. */
+  answer?: string;
 }
 
 /** The prompt of iteration `iteration` of a run with this progress. */
@@ -37,7 +39,14 @@ export function promptFor(
     history: progress.iterations,
     feedback: progress.feedback,
     ...(human
-      ? { humanNeeded: { reason: human.reason, details: human.details, iteration: human.iteration } }
+      ? {
+          humanNeeded: {
+            reason: human.reason,
+            details: human.details,
+            iteration: human.iteration,
+            ...(settings.answer !== undefined ? { answer: settings.answer } : {}),
+          },
+        }
       : {}),
     minIterations: progress.ralph.minIterations,
     checks: settings.checks,

@@ -1,5 +1,6 @@
 import { UsageError } from '../core/errors.js';
 import { isInStoryNamespace } from '../core/story-ref.js';
+import { openAnswerDesk } from '../run/answer-desk.js';
 import { lockTakeoverEvent } from '../run/lock-events.js';
 import { contextIn, type LoopOptions, type LoopOutcome } from '../run/run-context.js';
 import type { Workspace } from '../run/workspace.js';
@@ -75,17 +76,23 @@ export async function runParallel(options: ParallelOptions): Promise<ParallelOut
       { hooks: true },
     );
     state = begun.state;
-    const outcome = await schedule({
-      ctx,
-      store: createStateStore(files.state, state),
-      root: options.root,
-      prdBranch: branch,
-      workers: options.workers,
-      waiting: begun.waiting,
-      resumed,
-      abortAll: () => abort.abort(),
-    });
-    return { ...outcome, workspace };
+    const desk = await openAnswerDesk({ runDir: files.dir, emit, now });
+    try {
+      const outcome = await schedule({
+        ctx,
+        store: createStateStore(files.state, state),
+        root: options.root,
+        prdBranch: branch,
+        workers: options.workers,
+        waiting: begun.waiting,
+        resumed,
+        desk,
+        abortAll: () => abort.abort(),
+      });
+      return { ...outcome, workspace };
+    } finally {
+      desk.close();
+    }
   } finally {
     if (options.lock === undefined) await lock.release();
   }

@@ -2,6 +2,8 @@ import path from 'node:path';
 import type { AgentSetup } from '../agents/adapter.js';
 import type { CollectedUsage } from '../attempt/agent-collector.js';
 import { runAttempt } from '../attempt/run-attempt.js';
+import type { OutsideFailure } from '../core/outside-failure.js';
+import { answeredLearning, type Question } from '../core/questions.js';
 import { storyBranchName, storyRefComponent } from '../core/story-ref.js';
 import type { StoryVerdict } from '../core/story-verdict.js';
 import type { Story } from '../core/types.js';
@@ -13,7 +15,7 @@ import type { RunContext } from '../run/run-context.js';
 import { storyAttemptRequest } from '../run/story-attempt.js';
 import { rollBack } from '../run/story-rollback.js';
 import { type SetupEnvironment, setupOnce } from '../run/worktree-setup.js';
-import { openTaskSource } from '../sources/load-task-source.js';
+import { sourceSeenFrom } from '../sources/load-task-source.js';
 import { faultPoint } from '../state/fault-point.js';
 import type { Failure } from '../state/run-state.js';
 
@@ -25,7 +27,15 @@ export interface StoryWorkRequest {
   prdBranch: string;
   story: Story;
   lastFailure?: Failure;
+  /** Why its verified work was last dropped after a race, for the redo's prompt. */
+  lastRequeue?: Failure;
+  /** Times it was requeued so far: its verdict says so, and lands first. */
+  requeues?: number;
+  /** The story's questions a person has answered: in its prompt, and in its learnings once it lands. */
+  answered?: readonly Question[];
   agent: AgentSetup;
+  /** The last iteration number this session may reach (see `iteration-started`). */
+  lastIteration?: number;
   /** Tagged with the worker and story by the caller. */
   emit: RunEventSink;
   /** What must survive a kill, awaited before the attempt goes on. */
@@ -44,9 +54,16 @@ export interface StoryWorkRequest {
 export type StoryWorkResult = { iteration: number; attempt: number; branch: string; worktree: string } & (
   | { kind: 'verified'; verdict: StoryVerdict; commits: number }
   | { kind: 'failed'; failure: AttemptFailure }
-  | { kind: 'rate-limited'; rateLimit?: { message: string; resetsAt?: string } }
+  /** The agent asked a person: the story waits for the answer; the attempt does not count. */
+  | { kind: 'asked'; question: string }
+  | { kind: 'rate-limited'; rateLimit?: { message: string; resetsAt?: string }; quota?: boolean }
+  /** The agent could not be used, or its API was out: given back, not counted. */
+  | { kind: 'outside'; failure: OutsideFailure }
   | { kind: 'aborted' }
-);
+) & {
+    /** How long the attempt ran, agent and gates. */
+    durationMs: number;
+  };
 
 /** `.ralph/runs/<prd>/stories/<story>/`: outside every checkout's tracked files, and never inside the PRD's worktree. */
 export const storyCheckoutDir = (runDir: string, storyId: string): string =>
@@ -96,7 +113,10 @@ export async function workStory(request: StoryWorkRequest): Promise<StoryWorkRes
       attempt,
       iteration,
       ...(request.lastFailure ? { lastFailure: request.lastFailure } : {}),
+      ...(request.lastRequeue ? { lastRequeue: request.lastRequeue } : {}),
+      ...(request.answered ? { answered: request.answered } : {}),
       agent: request.agent,
+      ...(request.lastIteration !== undefined ? { lastIteration: request.lastIteration } : {}),
       emit,
       record: {
         begin: (_headBefore, token) => request.record.token(token),
@@ -110,6 +130,7 @@ export async function workStory(request: StoryWorkRequest): Promise<StoryWorkRes
   );
 
   const { verdict, facts } = outcome;
+  const timed = { ...done, durationMs: outcome.durationMs };
   const head = facts.commits.at(-1)?.sha;
   if (verdict.kind === 'pass' && head !== undefined) {
     const recorded: StoryVerdict = {
@@ -122,32 +143,36 @@ export async function workStory(request: StoryWorkRequest): Promise<StoryWorkRes
       costUsd: spent.costUsd,
       inputTokens: spent.inputTokens,
       outputTokens: spent.outputTokens,
-      durationMs: facts.agent.durationMs,
+      durationMs: outcome.durationMs,
       verifiedAt: ctx.now().toISOString(),
       summary: outcome.summary,
-      learnings: [...facts.said.learn],
+      learnings: [...facts.said.learn, ...(request.answered ?? []).map(answeredLearning)],
+      ...(request.requeues ? { requeues: request.requeues } : {}),
     };
     await writeVerdict(request.root, branch, recorded);
     faultPoint('story-verified');
-    return { ...done, kind: 'verified', verdict: recorded, commits: facts.commits.length };
+    return { ...timed, kind: 'verified', verdict: recorded, commits: facts.commits.length };
   }
   await rollBack(inStory, story.id, attempt, from);
   if (verdict.kind === 'rate-limited') {
     return {
-      ...done,
+      ...timed,
       kind: 'rate-limited',
       ...(facts.agent.rateLimit ? { rateLimit: facts.agent.rateLimit } : {}),
+      ...(verdict.quota ? { quota: true } : {}),
     };
   }
-  if (verdict.kind === 'aborted') return { ...done, kind: 'aborted' };
+  if (verdict.kind === 'outside') return { ...timed, kind: 'outside', failure: verdict.failure };
+  if (verdict.kind === 'aborted') return { ...timed, kind: 'aborted' };
+  if (verdict.kind === 'question') return { ...timed, kind: 'asked', question: verdict.question };
   if (verdict.kind === 'pass') {
-    return { ...done, kind: 'failed', failure: { kind: 'no-commit', reason: 'No new commit was found.' } };
+    return { ...timed, kind: 'failed', failure: { kind: 'no-commit', reason: 'No new commit was found.' } };
   }
-  return { ...done, kind: 'failed', failure: verdict };
+  return { ...timed, kind: 'failed', failure: verdict };
 }
 
 /** The run as seen from a story's checkout: the same task and progress files, at the same place in it. */
-function storyContext(
+export function storyContext(
   ctx: RunContext,
   dir: string,
   emit: RunEventSink,
@@ -162,7 +187,7 @@ function storyContext(
   return {
     ...run,
     cwd: dir,
-    source: openTaskSource(inside(ctx.source.path)),
+    source: sourceSeenFrom(ctx.source, inside),
     progressPath: inside(ctx.progressPath),
     emit,
     ...(environment ? { environment } : {}),

@@ -7,6 +7,7 @@ import { removeStoryCheckout } from '../git/story-worktree.js';
 import { addUsage, markFailed, markParked, storyRun } from '../state/run-state-update.js';
 import { endRunning, startRunning, updateRunning } from '../state/running-attempts.js';
 import type { ParallelRun } from './parallel-run.js';
+import { releaseReservation } from './reservation.js';
 import { type StoryWorkResult, storyCheckoutOf, workStory } from './work-story.js';
 
 /**
@@ -14,6 +15,7 @@ import { type StoryWorkResult, storyCheckoutOf, workStory } from './work-story.j
  * the attempt in flight (for a killed run to stop its agent and gate), its
  * spend, and the outcome. Verified work joins the merge queue; a failure
  * is recorded (the story parked once out of retries) and the hooks run; a
+ * question gives the attempt back and the story waits for its answer; a
  * rate limit or an interrupt gives the attempt back. The caller decides
  * what a rate limit means for the other workers.
  */
@@ -22,18 +24,23 @@ export async function runWorkerLane(
   worker: number,
   story: Story,
   agent: AgentSetup,
+  lastIteration?: number,
 ): Promise<StoryWorkResult> {
   const { ctx, store } = run;
   const emit = run.laneEmit(worker, story.id);
-  const lastFailure = storyRun(store.current, story.id).lastFailure;
+  const { lastFailure, lastRequeue, requeues } = storyRun(store.current, story.id);
   const result = await workStory({
     ctx,
     root: run.root,
     prdBranch: run.prdBranch,
     story,
     agent,
+    ...(lastIteration !== undefined ? { lastIteration } : {}),
     emit,
     ...(lastFailure ? { lastFailure } : {}),
+    ...(lastRequeue ? { lastRequeue } : {}),
+    ...(requeues ? { requeues } : {}),
+    answered: run.desk.answered(story.id),
     record: {
       started: async (start) => {
         const state = await store.update((s) =>
@@ -52,6 +59,9 @@ export async function runWorkerLane(
       },
     },
   });
+  // A story's time is the time its counted attempts ran.
+  const counted = result.kind === 'verified' || result.kind === 'failed';
+  if (counted) await store.update((s) => addUsage(s, story.id, { durationMs: result.durationMs }, ctx.now()));
   switch (result.kind) {
     case 'verified':
       await store.update((s) => endRunning(s, story.id, ctx.now()));
@@ -70,9 +80,20 @@ export async function runWorkerLane(
       });
       break;
     case 'rate-limited':
+    case 'outside':
     case 'aborted':
       run.busy.delete(story.id);
       await store.update((s) => endRunning(s, story.id, ctx.now(), true));
+      break;
+    case 'asked':
+      // Asking is not failing: the attempt is given back and the story waits for the answer.
+      await store.update((s) => endRunning(s, story.id, ctx.now(), true));
+      await run.desk.ask(
+        { id: story.id, storyId: story.id, question: result.question, iteration: result.iteration },
+        emit,
+      );
+      run.busy.delete(story.id);
+      await run.inCheckout(() => run.afterIteration(result.iteration, story.id));
       break;
     case 'failed':
       await recordFailure(run, {
@@ -81,6 +102,7 @@ export async function runWorkerLane(
         iteration: result.iteration,
         failure: result.failure,
         emit,
+        durationMs: result.durationMs,
       });
       await run.inCheckout(() => run.afterIteration(result.iteration, story.id));
       break;
@@ -95,7 +117,14 @@ export async function runWorkerLane(
  */
 export async function recordFailure(
   run: ParallelRun,
-  failed: { story: Story; attempt: number; iteration: number; failure: AttemptFailure; emit: RunEventSink },
+  failed: {
+    story: Story;
+    attempt: number;
+    iteration: number;
+    failure: AttemptFailure;
+    emit: RunEventSink;
+    durationMs?: number;
+  },
 ): Promise<void> {
   const { ctx } = run;
   const { story, attempt, failure, emit } = failed;
@@ -120,6 +149,7 @@ export async function recordFailure(
     kind: failure.kind,
     reason: failure.reason,
     willRetry: !park,
+    ...(failed.durationMs !== undefined ? { durationMs: failed.durationMs } : {}),
   });
   if (park) {
     emit({
@@ -131,6 +161,8 @@ export async function recordFailure(
     await removeStoryCheckout(run.root, storyCheckoutOf(run.ctx, story.id));
   }
   run.busy.delete(story.id);
+  // Failing on its own, it no longer holds up the others' landings.
+  await releaseReservation(run, story.id);
 }
 
 /**

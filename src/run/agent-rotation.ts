@@ -1,4 +1,6 @@
 import type { AgentSetup } from '../agents/adapter.js';
+import type { OutsideFailure } from '../core/outside-failure.js';
+import { type OutageListener, type OutageTiming, waitOutOutage } from './outage-wait.js';
 import { rateLimitWait, sleep } from './waits.js';
 
 export interface RateLimit {
@@ -13,6 +15,10 @@ export interface AgentRotationOptions {
   /** First wait after a rate limit with every agent limited; doubles on each further one. */
   backoffMs: number;
   now: () => Date;
+  /** How outages are waited out; without it an outage gives up at once. */
+  outage?: OutageTiming;
+  /** A cheap look at whether an agent's API can be reached (false: not yet). */
+  probe?: (agent: AgentSetup) => Promise<boolean | undefined>;
 }
 
 /** What a loop tells its listeners while a rate limit is handled. */
@@ -32,6 +38,9 @@ export class AgentRotation {
   private readonly agents: readonly AgentSetup[];
   private index = 0;
   private streak = 0;
+  /** When the current outage began (ms), and the waits made in it. */
+  private outageSince: number | undefined;
+  private readonly outageWaits = { count: 0 };
 
   constructor(private readonly options: AgentRotationOptions) {
     this.agents = [options.primary, ...(options.fallbacks ?? [])];
@@ -41,9 +50,47 @@ export class AgentRotation {
     return this.agents[this.index] ?? this.options.primary;
   }
 
-  /** An attempt ran without a rate limit: the next limit starts the backoff afresh. */
+  /** An attempt ran without a rate limit or an outage: the next one starts the backoff afresh. */
   succeeded(): void {
     this.streak = 0;
+    this.outageSince = undefined;
+    this.outageWaits.count = 0;
+  }
+
+  /**
+   * The current agent's API is out (unreachable, overloaded, erroring): a
+   * fallback agent takes over at once; with none left, the run waits with a
+   * capped exponential backoff, probing where it can, and starts again from
+   * the primary. `gave-up` once the outage has lasted `outage.waitMs`.
+   */
+  async outage(
+    failure: OutsideFailure,
+    listener: OutageListener & { switched(from: string, to: string, reason: string): void },
+    ...signals: AbortSignal[]
+  ): Promise<'retry' | 'gave-up'> {
+    const now = () => this.options.now().getTime();
+    this.outageSince ??= now();
+    const failed = this.current().adapter.name;
+    if (this.index + 1 < this.agents.length) {
+      this.index++;
+      listener.switched(failed, this.current().adapter.name, failure.message);
+      return 'retry';
+    }
+    this.index = 0;
+    const timing = this.options.outage;
+    if (timing === undefined) return 'gave-up';
+    const { probe } = this.options;
+    const primary = this.current();
+    return waitOutOutage({
+      failure,
+      since: this.outageSince,
+      streak: this.outageWaits,
+      timing,
+      now,
+      ...(probe ? { probe: () => probe(primary) } : {}),
+      listener,
+      signals,
+    });
   }
 
   /**

@@ -3,6 +3,7 @@ import type { RunEvent } from '../events/run-event.js';
 import { defaultBranch, ralphBranch } from '../git/branches.js';
 import {
   createPullRequest,
+  type PullRequestResult,
   type PullRequestStory,
   type PullRequestUnit,
   pullRequestBody,
@@ -27,6 +28,15 @@ export interface OnCompleteOptions {
   emit?: (event: RunEvent) => void;
   /** The environment `gh` runs with (its PATH decides which gh); default this process's. */
   env?: NodeJS.ProcessEnv;
+  /** Where the pull request is opened instead of `gh pr create` (the issues' repository, through its API). */
+  pullRequests?: PullRequestHost;
+}
+
+/** Opens pull requests for a run whose tasks live with them (GitHub issues), and closes those tasks there. */
+export interface PullRequestHost {
+  open(pr: { title: string; body: string; head: string; base: string }): Promise<PullRequestResult>;
+  /** What the body adds for the stories it lands: `Closes #N` for each issue. */
+  notes(storyIds: readonly string[]): string;
 }
 
 export interface OnCompleteResult {
@@ -64,19 +74,22 @@ export async function onComplete(options: OnCompleteOptions): Promise<OnComplete
     return result;
   }
   emit?.({ type: 'pr-started', branch, base });
-  const pr = await createPullRequest({
-    cwd,
+  const notes = options.pullRequests?.notes(options.stories.map((s) => s.id));
+  const request = {
     title: pullRequestTitle(options.name, options.project),
     body: pullRequestBody({
       name: options.name,
       project: options.project,
       stories: options.stories,
       ...(options.unit ? { unit: options.unit } : {}),
+      ...(notes ? { notes } : {}),
     }),
     head: branch,
     base,
-    ...(options.env ? { env: options.env } : {}),
-  });
+  };
+  const pr = options.pullRequests
+    ? await options.pullRequests.open(request)
+    : await createPullRequest({ cwd, ...request, ...(options.env ? { env: options.env } : {}) });
   switch (pr.kind) {
     case 'created':
     case 'exists':
@@ -87,6 +100,10 @@ export async function onComplete(options: OnCompleteOptions): Promise<OnComplete
       emit?.({ type: 'pr-failed', message: `${pr.message}; open it by hand: ${branch} -> ${base}` });
       break;
     case 'failed':
+      if (options.pullRequests) {
+        emit?.({ type: 'pr-failed', message: `the pull request was not opened: ${pr.message}` });
+        break;
+      }
       emit?.({
         type: 'pr-failed',
         message: `gh pr create failed${pr.exitCode === null ? '' : ` (exit ${pr.exitCode})`}: ${pr.message}${/auth|login|token/i.test(pr.message) ? '\nrun `gh auth login`, then `gh pr create`' : ''}`,

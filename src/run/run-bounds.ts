@@ -1,4 +1,5 @@
 import type { ExitCode } from '../core/errors.js';
+import type { OpenQuestionNote } from '../core/questions.js';
 import { remainingStories } from '../core/select.js';
 import type { Prd } from '../core/types.js';
 import type { RunEvent, StopReason } from '../events/run-event.js';
@@ -17,6 +18,7 @@ export function announceRun(
   ctx: RunContext,
   prd: Prd,
   resumed: boolean,
+  spentBefore = 0,
 ): { baseMaxIterations: number; maxIterations: number } {
   const scope = { onlyStoryId: ctx.onlyStoryId, resumeFromId: ctx.resumeFromId };
   const remaining = remainingStories(prd.stories, scope).length;
@@ -32,6 +34,10 @@ export function announceRun(
     maxIterations,
     remaining,
     resumed,
+    passed: prd.stories.filter((s) => s.status === 'done').length,
+    total: prd.stories.length,
+    costUsd: spentBefore,
+    ...(ctx.wrap?.label ? { sandbox: ctx.wrap.label } : {}),
   });
   return { baseMaxIterations, maxIterations };
 }
@@ -51,18 +57,26 @@ export function createRunHooks(ctx: RunContext, emit: (event: RunEvent) => void 
   });
 }
 
-/** The `run-finished` event: the tally of the task file as it is, and the stories left parked. */
+/** The `run-finished` event: the tally of the task file as it is, the stories left parked, the questions left open. */
 export function announceFinish(
   ctx: RunContext,
   prd: Prd,
   state: RunState,
-  end: { reason: StopReason; exitCode: ExitCode; message: string; iterations: number },
+  end: {
+    reason: StopReason;
+    exitCode: ExitCode;
+    message: string;
+    iterations: number;
+    questions?: readonly OpenQuestionNote[];
+  },
 ): void {
   const done = (id: string) => prd.stories.some((s) => s.id === id && s.status === 'done');
   const parked = Object.entries(state.stories).flatMap(([id, s]) => (s.parked && !done(id) ? [id] : []));
+  const { questions, ...rest } = end;
   ctx.emit({
     type: 'run-finished',
-    ...end,
+    ...rest,
+    ...(questions && questions.length > 0 ? { questions: [...questions] } : {}),
     passed: prd.stories.filter((s) => s.status === 'done').length,
     total: prd.stories.length,
     parked,

@@ -2,7 +2,6 @@ import type { AgentSetup } from '../agents/adapter.js';
 import type { CommandWrapper } from '../agents/spawn-command.js';
 import type { ExitCode } from '../core/errors.js';
 import type { RunEventSink, StopReason } from '../events/run-event.js';
-import { openTaskSource } from '../sources/load-task-source.js';
 import type { TaskSource } from '../sources/task-source.js';
 import type { Config } from '../state/config.js';
 import type { RunPaths } from '../state/layout.js';
@@ -21,6 +20,10 @@ export interface LoopLimits {
   maxCostPerStoryUsd?: number;
   /** First wait after a rate limit; doubles on each further one. */
   rateLimitBackoffMs: number;
+  /** How long an outage (API unreachable, overloaded, erroring) is waited out before the run stops (`--outage-wait`). */
+  outageWaitMs?: number;
+  /** A heartbeat while the agent is silent, this often; absent for none. */
+  heartbeatMs?: number;
 }
 
 export interface LoopOptions {
@@ -57,6 +60,8 @@ export interface LoopOptions {
   wrap?: CommandWrapper;
   /** Steering while the loop runs (the TUI's `+`/`-`); read before every iteration. */
   steering?: LoopSteering;
+  /** `--wait`: when only stories waiting for answers are left, wait for the answers instead of stopping. */
+  waitForAnswers?: boolean;
   now?: () => Date;
 }
 
@@ -77,13 +82,13 @@ export interface RunContext extends LoopOptions {
 /** The run's context in the checkout its workspace opened: the task and progress files there. */
 export function contextIn(
   options: Omit<LoopOptions, 'cwd' | 'source' | 'progressPath'>,
-  workspace: { cwd: string; taskPath: string; progressPath: string },
+  workspace: { cwd: string; source: TaskSource; progressPath: string },
   run: { files: RunPaths; now: () => Date },
 ): RunContext {
   return {
     ...options,
     cwd: workspace.cwd,
-    source: openTaskSource(workspace.taskPath),
+    source: workspace.source,
     progressPath: workspace.progressPath,
     ...run,
   };

@@ -1,6 +1,7 @@
 import type { AgentSetup } from '../agents/adapter.js';
 import type { CollectedUsage } from '../attempt/agent-collector.js';
 import type { AttemptEvent, AttemptRequest } from '../attempt/attempt-request.js';
+import type { Question } from '../core/questions.js';
 import type { Signals } from '../core/signals.js';
 import { storyShape } from '../core/story-shape.js';
 import type { Story } from '../core/types.js';
@@ -21,7 +22,13 @@ export interface StoryAttemptSpec {
   attempt: number;
   iteration: number;
   lastFailure?: Failure;
+  /** Parallel runs: why the story's verified work was dropped and it is redone (not a failed attempt). */
+  lastRequeue?: Failure;
+  /** The story's questions a person has answered, for its prompt. */
+  answered?: readonly Question[];
   agent: AgentSetup;
+  /** The last iteration number this session may reach, for `iteration N/last` (see `lastIterationOf`). */
+  lastIteration?: number;
   /** Where the attempt's events go, before any lane tag the caller adds. */
   emit: RunEventSink;
   /** What must survive a kill, awaited before the attempt goes on. */
@@ -48,10 +55,13 @@ export async function storyAttemptRequest(spec: StoryAttemptSpec): Promise<Attem
       story,
       spec.attempt,
       spec.lastFailure,
+      spec.answered,
+      spec.lastRequeue,
     ),
     agent: spec.agent,
     timeoutMs: ctx.limits.timeoutMs,
     idleTimeoutMs: ctx.limits.idleTimeoutMs,
+    ...(ctx.limits.heartbeatMs ? { heartbeatMs: ctx.limits.heartbeatMs } : {}),
     gates: ctx.config.checks,
     killSignal: ctx.killSignal,
     ...(ctx.wrap ? { wrap: ctx.wrap } : {}),
@@ -70,19 +80,30 @@ export async function storyAttemptRequest(spec: StoryAttemptSpec): Promise<Attem
         attempt: spec.attempt,
         maxAttempts: ctx.limits.maxRetries,
         headBefore,
+        agent: spec.agent.adapter.name,
+        ...(spec.lastIteration !== undefined ? { lastIteration: spec.lastIteration } : {}),
       });
     },
     spawned: record.spawned,
-    agentDone: async ({ agent, usage, said }) => {
+    agentDone: async ({ usage, said }) => {
       reportAgentDone(emit, at, said, usage);
-      await record.agentDone({ ...usage, durationMs: agent.durationMs });
+      // The spend counts at once; the time only once the attempt counts (see `attemptDuration`).
+      await record.agentDone({ ...usage, durationMs: 0 });
     },
-    emit: (event) => emit(storyAttemptEvent(event, at)),
+    emit: (event) =>
+      emit(
+        event.type === 'agent-silent'
+          ? { ...event, ...at, agent: spec.agent.adapter.name, attempt: spec.attempt }
+          : storyAttemptEvent(event, at),
+      ),
   };
 }
 
 /** A kernel event as the story runners report it, tagged with the iteration and story. */
-function storyAttemptEvent(event: AttemptEvent, at: { iteration: number; storyId: string }): RunEvent {
+export function storyAttemptEvent(
+  event: Exclude<AttemptEvent, { type: 'agent-silent' }>,
+  at: { iteration: number; storyId: string },
+): RunEvent {
   switch (event.type) {
     case 'agent-event':
       return { ...event, ...at };
@@ -94,7 +115,7 @@ function storyAttemptEvent(event: AttemptEvent, at: { iteration: number; storyId
 }
 
 /** The agent's signals and spend, as events, once it has stopped. */
-function reportAgentDone(
+export function reportAgentDone(
   emit: RunEventSink,
   at: { iteration: number; storyId: string },
   said: Signals,

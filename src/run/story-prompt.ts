@@ -1,5 +1,6 @@
 import { relative } from 'node:path';
 import { buildStoryPrompt } from '../core/prompt.js';
+import type { Question } from '../core/questions.js';
 import type { Story } from '../core/types.js';
 import type { TaskSource } from '../sources/task-source.js';
 import type { Config } from '../state/config.js';
@@ -20,12 +21,19 @@ export interface StoryPromptSources {
   environment?: SetupEnvironment;
 }
 
-/** The prompt for attempt `attempt` at `story`; from the second attempt on, it says why the last one failed. */
+/**
+ * The prompt for attempt `attempt` at `story`; from the second attempt on, it
+ * says why the last one failed, and once the story's agent asked a person,
+ * what it asked and the answer (`answered`).
+ */
 export async function storyPromptFor(
   sources: StoryPromptSources,
   story: Story,
   attempt = 1,
   last?: Failure,
+  answered: readonly Question[] = [],
+  /** Parallel runs: why its verified work was dropped, when it was (see `markRequeued`). */
+  requeue?: Failure,
 ): Promise<string> {
   const { cwd, environment } = sources;
   const progress = await readProgress(sources.progressPath);
@@ -59,7 +67,19 @@ export async function storyPromptFor(
           },
         }
       : {}),
-    taskFilePath: relative(cwd, sources.source.path) || sources.source.path,
+    ...(requeue
+      ? {
+          requeue: {
+            reason: requeue.reason,
+            ...(requeue.gateOutputTail ? { detail: requeue.gateOutputTail } : {}),
+          },
+        }
+      : {}),
+    answers: answered.map((q) => ({ question: q.question, answer: q.answer?.text ?? '' })),
+    // A remote source (GitHub issues) is named by its address.
+    taskFilePath: sources.source.remote
+      ? sources.source.path
+      : relative(cwd, sources.source.path) || sources.source.path,
     progressFilePath: relative(cwd, sources.progressPath) || sources.progressPath,
   });
 }

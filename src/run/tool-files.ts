@@ -1,5 +1,6 @@
 import { dirname, relative } from 'node:path';
 import { isTemporaryFile } from '../core/temporary-files.js';
+import { taskFileOf } from '../sources/task-source.js';
 import { removeStaleTemporaries } from '../state/atomic.js';
 import { statOrNull } from '../state/fs-util.js';
 import { ralphDir } from '../state/layout.js';
@@ -7,8 +8,13 @@ import type { RunContext } from './run-context.js';
 
 /** The tracked files the tool owns: the task file (or spec directory) and the progress file. */
 export function toolPaths(ctx: Pick<RunContext, 'cwd' | 'source' | 'progressPath'>): string[] {
+  // A remote source (GitHub issues) has no file here, only the progress file.
+  const taskFile = taskFileOf(ctx.source);
   // A spec directory that is the work tree itself would make every file the tool's: it is left out.
-  return [relative(ctx.cwd, ctx.source.path), relative(ctx.cwd, ctx.progressPath)].filter((p) => p !== '');
+  return [
+    ...(taskFile === null ? [] : [relative(ctx.cwd, taskFile)]),
+    relative(ctx.cwd, ctx.progressPath),
+  ].filter((p) => p !== '');
 }
 
 type ToolContext = Pick<RunContext, 'cwd' | 'source' | 'progressPath'>;
@@ -38,13 +44,14 @@ export function isCommittedToolFile(ctx: ToolContext, path: string): boolean {
 
 /** Removes what runs killed inside an atomic write left beside the files this run writes. */
 export async function removeToolTemporaries(ctx: ToolContext & Pick<RunContext, 'files'>): Promise<void> {
-  const specDir = (await statOrNull(ctx.source.path))?.isDirectory() ?? false;
+  const taskFile = taskFileOf(ctx.source);
+  const specDir = taskFile !== null && ((await statOrNull(taskFile))?.isDirectory() ?? false);
   // A spec directory that is the work tree itself is not walked: only ralph's own folders are.
-  if (specDir && relative(ctx.cwd, ctx.source.path) !== '') {
-    await removeStaleTemporaries(ctx.source.path, { recursive: true });
+  if (specDir && taskFile !== null && relative(ctx.cwd, taskFile) !== '') {
+    await removeStaleTemporaries(taskFile, { recursive: true });
   }
   const dirs = [
-    specDir ? null : dirname(ctx.source.path),
+    specDir || taskFile === null ? null : dirname(taskFile),
     dirname(ctx.progressPath),
     ctx.files.dir,
     ralphDir(ctx.cwd),

@@ -16,6 +16,8 @@ import { ignoreLocally } from '../git/exclude.js';
 import { fileAtRevision } from '../git/file-at-revision.js';
 import { commitPaths, currentBranch, headSha, validateBranchName } from '../git/index.js';
 import { addWorktree, findWorktree, listWorktrees, pruneWorktrees } from '../git/worktree.js';
+import { openTaskSource } from '../sources/load-task-source.js';
+import type { TaskSource } from '../sources/task-source.js';
 import { archiveIfBranchChanged } from '../state/archive.js';
 import { worktreeDir } from '../state/layout.js';
 import { type SetupEnvironment, setupOnce } from './worktree-setup.js';
@@ -50,6 +52,12 @@ export interface WorkspaceOptions extends Omit<PlaceOptions, 'files'> {
   /** The task file (or spec directory) and progress file as resolved in the main checkout. */
   taskPath: string;
   progressPath: string;
+  /**
+   * Tasks kept outside the checkout (GitHub issues), used as they are: only
+   * the progress file is brought into the worktree. A file source is opened
+   * at the live task path instead.
+   */
+  source?: TaskSource;
 }
 
 /** Where a loop runs: the main checkout, a branch checked out there, or the run's worktree. */
@@ -74,6 +82,8 @@ export interface Workspace extends Place {
   /** The live task file and progress file: inside the worktree when there is one. */
   taskPath: string;
   progressPath: string;
+  /** The tasks as the loop reads and writes them here: the live task file, or the remote source. */
+  source: TaskSource;
 }
 
 /** `--no-worktree` / `--worktree` win over the config's `worktree.enabled`; `--branch` in place means branch mode. */
@@ -98,7 +108,7 @@ export async function startWorkspace(options: WorkspaceOptions & { runDir: strin
     root,
     name: options.name,
     branch,
-    taskPath: options.taskPath,
+    taskPath: options.source?.remote ? null : options.taskPath,
     progressPath: options.progressPath,
     runDir: options.runDir,
     readPrevious: (rev, file) => fileAtRevision(root, rev, file),
@@ -133,8 +143,18 @@ export async function resolveWorkBranch(
  * is used where it is.
  */
 export async function prepareWorkspace(options: WorkspaceOptions): Promise<Workspace> {
-  const place = await enterPlace({ ...options, files: [options.taskPath, options.progressPath] });
-  return { ...place, taskPath: place.live(options.taskPath), progressPath: place.live(options.progressPath) };
+  const remote = options.source?.remote ? options.source : null;
+  const place = await enterPlace({
+    ...options,
+    files: remote ? [options.progressPath] : [options.taskPath, options.progressPath],
+  });
+  const taskPath = remote ? options.taskPath : place.live(options.taskPath);
+  return {
+    ...place,
+    taskPath,
+    progressPath: place.live(options.progressPath),
+    source: remote ?? openTaskSource(taskPath),
+  };
 }
 
 /** `prepareWorkspace` for any list of files: a goal run brings its goal file, or nothing. */

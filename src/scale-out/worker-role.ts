@@ -8,6 +8,8 @@ import { removeStoryCheckout } from '../git/story-worktree.js';
 import type { ParallelRun } from '../parallel/parallel-run.js';
 import { storyCheckoutOf } from '../parallel/work-story.js';
 import { runWorkerLane } from '../parallel/worker-lane.js';
+import { type AnswerDesk, openAnswerDesk } from '../run/answer-desk.js';
+import { respondToOutside, runAgentRotation } from '../run/outside-response.js';
 import { createRunHooks } from '../run/run-bounds.js';
 import { iterationLogPath } from '../state/layout.js';
 import type { RunState } from '../state/run-state.js';
@@ -33,7 +35,11 @@ export type WorkerOutcome =
   /** Out of retries: a parking setback was pushed. */
   | { kind: 'parked'; branch: string; attempts: number; reason: string }
   /** Given back (rate limit, interrupt): nothing pushed, the story is planned again. */
-  | { kind: 'rate-limited' | 'aborted' };
+  | { kind: 'rate-limited' | 'aborted' }
+  /** The agent asked a person (`reason` is the question): nothing pushed, the job's log holds it. */
+  | { kind: 'asked'; reason: string }
+  /** The agent cannot be used here, or its API stayed out past --outage-wait: nothing pushed or counted. */
+  | { kind: 'agent-unusable' | 'outage'; reason: string };
 
 /**
  * `ralph run --story ID --worker`: the work role as a job of its own. The
@@ -68,7 +74,8 @@ export async function workerRole(role: Role, storyId: string): Promise<WorkerOut
   const setback = shared?.branch.setback;
   if (setback) await role.store.update((s) => carryOver(s, setback));
   const hooks = createRunHooks(ctx);
-  const run = laneRun(role, (iteration) =>
+  const desk = await openAnswerDesk({ runDir: ctx.files.dir, emit: ctx.emit, now: ctx.now });
+  const run = laneRun(role, desk, (iteration) =>
     hooks.afterIteration({
       iteration,
       runId: ctx.name,
@@ -77,15 +84,34 @@ export async function workerRole(role: Role, storyId: string): Promise<WorkerOut
       prd: ctx.source.path,
     }),
   );
+  const agents = runAgentRotation(ctx);
+  const outside = { emit: ctx.emit, agents, signals: [ctx.stopSignal, ctx.killSignal] };
   try {
     for (;;) {
-      const result = await runWorkerLane(run, 1, story, ctx.agent);
+      const agent = agents.current();
+      const result = await runWorkerLane(run, 1, story, agent);
       if (result.kind === 'verified') return await publish(role, story, branch, expected);
+      if (result.kind === 'asked') return { kind: 'asked', reason: result.question };
+      if (result.kind === 'outside') {
+        // A job waits out an outage as a run does: the story is not given back for it.
+        const at = { iteration: result.iteration, storyId: story.id };
+        const answer = await respondToOutside(outside, result.failure, agent, at);
+        if (answer.kind === 'stop') {
+          return {
+            kind: answer.reason === 'agent-unusable' ? 'agent-unusable' : 'outage',
+            reason: answer.message,
+          };
+        }
+        if (ctx.stopSignal.aborted || ctx.killSignal.aborted) return { kind: 'aborted' };
+        continue;
+      }
+      agents.succeeded();
       if (result.kind !== 'failed') return { kind: result.kind };
       const record = storyRun(role.store.current, story.id);
       if (record.parked) return await park(role, story, expected, record.attempts, result.failure);
     }
   } finally {
+    desk.close();
     await hooks.drain(60_000, ctx.killSignal);
   }
 }
@@ -94,10 +120,15 @@ const sharedStory = async (role: Role, storyId: string) =>
   sharedStories(role.prd, role.ctx.name, await sharedStoryBranches(role.root, role.ctx.name)).get(storyId);
 
 /** The parallel run's lane interface for one worker in this clone: nothing else runs beside it. */
-function laneRun(role: Role, afterIteration: (iteration: number) => Promise<void>): ParallelRun {
+function laneRun(
+  role: Role,
+  desk: AnswerDesk,
+  afterIteration: (iteration: number) => Promise<void>,
+): ParallelRun {
   const { ctx } = role;
   return {
     ctx,
+    desk,
     store: role.store,
     root: role.root,
     prdBranch: role.prdBranch,
@@ -105,6 +136,8 @@ function laneRun(role: Role, afterIteration: (iteration: number) => Promise<void
     prd: role.prd,
     busy: new Set(),
     queue: [],
+    reserved: null,
+    agent: () => ctx.agent,
     laneEmit: (worker, storyId) => (event) =>
       ctx.emit({ ...event, worker, storyId: event.storyId ?? storyId }),
     afterIteration: (iteration) => afterIteration(iteration),
@@ -113,21 +146,28 @@ function laneRun(role: Role, afterIteration: (iteration: number) => Promise<void
   };
 }
 
-/** The remote's count of attempts and last failure, so retries and parking work across jobs. */
+/**
+ * The remote's count of attempts and last failure, so retries and parking
+ * work across jobs; for a requeue, why the story's verified work was
+ * dropped (its redo's prompt says so) and how often, with nothing counted.
+ */
 function carryOver(state: RunState, setback: StorySetback): RunState {
-  const previous = storyRun(state, setback.storyId);
+  const { lastFailure: _failure, lastRequeue: _requeue, ...previous } = storyRun(state, setback.storyId);
+  const last = { ...setback.failure, at: setback.at };
+  if (setback.requeued) {
+    if ((previous.requeues ?? 0) >= (setback.requeues ?? 0) && previous.attempts >= setback.attempts)
+      return state;
+    const story = {
+      ...previous,
+      attempts: setback.attempts,
+      requeues: setback.requeues ?? 1,
+      lastRequeue: last,
+    };
+    return { ...state, stories: { ...state.stories, [setback.storyId]: story } };
+  }
   if (previous.attempts >= setback.attempts) return state;
-  return {
-    ...state,
-    stories: {
-      ...state.stories,
-      [setback.storyId]: {
-        ...previous,
-        attempts: setback.attempts,
-        lastFailure: { ...setback.failure, at: setback.at },
-      },
-    },
-  };
+  const story = { ...previous, attempts: setback.attempts, lastFailure: last };
+  return { ...state, stories: { ...state.stories, [setback.storyId]: story } };
 }
 
 /** Pushes the verified story branch; a lost race with another job's verdict for it is that job's win. */

@@ -1,11 +1,13 @@
 import { storyBudgetReason, wouldExceedCost } from '../core/budget.js';
 import { ExitCode } from '../core/errors.js';
 import { storiesLeft } from '../core/forecast.js';
+import { answeredLearning, openQuestionNotes, waitingMessage } from '../core/questions.js';
 import { allDoneMessage } from '../core/scope-summary.js';
 import { selectNextStory } from '../core/select.js';
 import type { StopReason } from '../events/run-event.js';
-import { AgentRotation } from '../run/agent-rotation.js';
+import { type AnswerDesk, openAnswerDesk } from '../run/answer-desk.js';
 import { lockTakeoverEvent } from '../run/lock-events.js';
+import { respondToLimit, respondToOutside, runAgentRotation } from '../run/outside-response.js';
 import { readTaskFile } from '../run/read-task-file.js';
 import { recordPass } from '../run/record-pass.js';
 import { announceFinish, announceRun, createRunHooks } from '../run/run-bounds.js';
@@ -18,7 +20,14 @@ import { iterationLogPath, runFiles } from '../state/layout.js';
 import { acquireLock } from '../state/lock.js';
 import { runForecast } from '../state/run-forecast.js';
 import { type RunState, readRunState } from '../state/run-state.js';
-import { markFailed, markParked, markStopped, newRunState, storyRun } from '../state/run-state-update.js';
+import {
+  addUsage,
+  markFailed,
+  markParked,
+  markStopped,
+  newRunState,
+  storyRun,
+} from '../state/run-state-update.js';
 import { runStoryAttempt } from './story-attempt-run.js';
 
 /**
@@ -43,17 +52,32 @@ export async function runLoop(options: LoopOptions): Promise<LoopOutcome> {
       saved ?? newRunState({ name: ctx.name, taskPath: ctx.source.path, now: now() }),
       { hooks: true },
     );
-    return await iterate(ctx, state, resumed);
+    const desk = await openAnswerDesk({ runDir: files.dir, emit: ctx.emit, now });
+    try {
+      return await iterate(ctx, state, resumed, desk);
+    } finally {
+      desk.close();
+    }
   } finally {
     if (options.lock === undefined) await lock.release();
   }
 }
 
-async function iterate(ctx: RunContext, initial: RunState, resumed: boolean): Promise<LoopOutcome> {
+async function iterate(
+  ctx: RunContext,
+  initial: RunState,
+  resumed: boolean,
+  desk: AnswerDesk,
+): Promise<LoopOutcome> {
   let state = initial;
   let prd = await readTaskFile(ctx);
   const scope = { onlyStoryId: ctx.onlyStoryId, resumeFromId: ctx.resumeFromId };
-  const { baseMaxIterations, maxIterations: steeredAtStart } = announceRun(ctx, prd, resumed);
+  const { baseMaxIterations, maxIterations: steeredAtStart } = announceRun(
+    ctx,
+    prd,
+    resumed,
+    state.totals.costUsd,
+  );
   let maxIterations = steeredAtStart;
   const hooks = createRunHooks(ctx);
   const afterIteration = (storyId: string) =>
@@ -66,19 +90,16 @@ async function iterate(ctx: RunContext, initial: RunState, resumed: boolean): Pr
     });
   let iterations = 0;
   const passedThisRun = new Set<string>();
-  const agents = new AgentRotation({
-    primary: ctx.agent,
-    fallbacks: ctx.fallbackAgents ?? [],
-    backoffMs: ctx.limits.rateLimitBackoffMs,
-    now: ctx.now,
-  });
+  const agents = runAgentRotation(ctx);
+  const outside = { emit: ctx.emit, agents, signals: [ctx.stopSignal, ctx.killSignal] };
   const finish = async (reason: StopReason, exitCode: ExitCode, message: string): Promise<LoopOutcome> => {
     await hooks.drain(60_000, ctx.killSignal);
     // A stop can come right after a pass: count what the task file says now, not at the last selection.
     prd = await readTaskFile(ctx).catch(() => prd);
     state = markStopped(state, { reason, exitCode, now: ctx.now() });
     await saveState(ctx, state);
-    announceFinish(ctx, prd, state, { reason, exitCode, message, iterations });
+    const questions = openQuestionNotes(ctx.name, desk.open());
+    announceFinish(ctx, prd, state, { reason, exitCode, message, iterations, questions });
     return { exitCode, reason };
   };
 
@@ -86,15 +107,38 @@ async function iterate(ctx: RunContext, initial: RunState, resumed: boolean): Pr
     if (ctx.stopSignal.aborted || ctx.killSignal.aborted)
       return finish('interrupted', ExitCode.Interrupted, 'stopped');
     prd = await readTaskFile(ctx);
+    await desk.poll();
     const parked = new Set(Object.entries(state.stories).flatMap(([id, s]) => (s.parked ? [id] : [])));
-    const selection = selectNextStory(prd.stories, { ...scope, parked });
+    const selection = selectNextStory(prd.stories, { ...scope, parked, waiting: desk.waiting() });
     if (selection.kind === 'all-done')
       return finish('all-done', ExitCode.Success, allDoneMessage(prd.stories, scope, passedThisRun));
     if (selection.kind === 'blocked') {
+      const blocked = new Set(selection.waiting.map((w) => w.id));
+      const open = desk.open().filter((q) => q.storyId !== undefined && blocked.has(q.storyId));
+      const asking = new Set(open.map((q) => q.storyId));
+      if (open.length > 0 && ctx.waitForAnswers) {
+        // `--wait`: the run sits until a person answers (or Ctrl-C), then picks again.
+        const [only] = open;
+        ctx.emit({
+          type: 'waiting',
+          reason: 'question',
+          message: waitingMessage(open),
+          ...(open.length === 1 && only?.storyId ? { storyId: only.storyId } : {}),
+        });
+        await desk.nextAnswer(ctx.stopSignal, ctx.killSignal);
+        continue;
+      }
       const waiting = selection.waiting.map((w) =>
-        w.parked ? `${w.id} (parked)` : `${w.id} (waits on ${w.waitingOn.join(', ')})`,
+        asking.has(w.id)
+          ? `${w.id} (waits for an answer)`
+          : w.parked
+            ? `${w.id} (parked)`
+            : `${w.id} (waits on ${w.waitingOn.join(', ')})`,
       );
-      return finish('blocked', ExitCode.WorkLeft, `stopped with work left: ${waiting.join('; ')}`);
+      const message = `stopped with work left: ${waiting.join('; ')}`;
+      return open.length > 0
+        ? finish('questions', ExitCode.WorkLeft, message)
+        : finish('blocked', ExitCode.WorkLeft, message);
     }
     const steered = ctx.steering?.maxIterations ?? baseMaxIterations;
     if (steered !== maxIterations) {
@@ -120,7 +164,7 @@ async function iterate(ctx: RunContext, initial: RunState, resumed: boolean): Pr
     const spentAlready = storyRun(state, selection.story.id);
     const overBudget = storyBudgetReason(spentAlready.costUsd, ctx.limits.maxCostPerStoryUsd);
     if (overBudget !== null) {
-      // Spent in an earlier run, before this budget: parked without another attempt.
+      // Spent already (in an earlier run, or by attempts not counted: an outage, a question): parked without another.
       state = markParked(state, selection.story.id, ctx.now());
       await saveState(ctx, state);
       ctx.emit({
@@ -134,45 +178,51 @@ async function iterate(ctx: RunContext, initial: RunState, resumed: boolean): Pr
 
     // What background hooks wrote lands now, before the attempt records its HEAD.
     await hooks.betweenIterations();
-    const result = await runStoryAttempt(ctx, state, selection.story, agents.current());
+    const agent = agents.current();
+    // Iteration numbers go on over every session; the limit counts this session's counted iterations.
+    const lastIteration = state.iteration + maxIterations - iterations;
+    const result = await runStoryAttempt(
+      ctx,
+      state,
+      selection.story,
+      agent,
+      desk.answered(selection.story.id),
+      lastIteration,
+    );
     state = result.state;
     const { verdict, story } = result;
-    if (verdict.kind === 'rate-limited') {
+    if (verdict.kind === 'rate-limited' || verdict.kind === 'outside') {
+      // Not the story's doing: rolled back, and not counted.
       await rollBack(ctx, story.id, result.state.current?.attempt ?? 1, result.headBefore);
       state = undoAttempt(state, story.id, ctx.now());
       await saveState(ctx, state);
+      const at = { iteration: state.iteration, storyId: story.id };
+      if (verdict.kind === 'outside') {
+        const answer = await respondToOutside(outside, verdict.failure, agent, at);
+        if (answer.kind === 'stop') return finish(answer.reason, answer.exitCode, answer.message);
+        continue;
+      }
       const limit = {
         message: result.rateLimit?.message ?? 'rate limited',
         ...(result.rateLimit?.resetsAt ? { resetsAt: result.rateLimit.resetsAt } : {}),
+        ...(verdict.quota ? { quota: true } : {}),
       };
-      await agents.rateLimited(
-        limit,
-        {
-          switched: (from, to, reason) => ctx.emit({ type: 'agent-switched', from, to, reason }),
-          waiting: (waitMs) =>
-            ctx.emit({
-              type: 'rate-limited',
-              iteration: state.iteration,
-              storyId: story.id,
-              waitMs,
-              ...limit,
-            }),
-        },
-        ctx.stopSignal,
-        ctx.killSignal,
-      );
+      await respondToLimit(outside, limit, agent, at);
       continue;
     }
     agents.succeeded();
     iterations++;
 
+    // A story's time is the time its counted attempts ran, not time waited or interrupted.
+    const timed = (s: typeof state) => addUsage(s, story.id, { durationMs: result.durationMs }, ctx.now());
     if (verdict.kind === 'pass') {
-      state = await recordPass(ctx, state, {
+      state = await recordPass(ctx, timed(state), {
         story,
         headBefore: result.headBefore,
         commits: result.commits,
         summary: result.summary,
-        learnings: result.signals.learn,
+        // What a person answered the story is worth knowing for the stories after it.
+        learnings: [...result.signals.learn, ...desk.answered(story.id).map(answeredLearning)],
       });
       passedThisRun.add(story.id);
       const forecast = runForecast(state, storiesLeft(prd.stories, scope, parked, story.id));
@@ -193,6 +243,19 @@ async function iterate(ctx: RunContext, initial: RunState, resumed: boolean): Pr
 
     const attempt = state.current?.attempt ?? 1;
     await rollBack(ctx, story.id, attempt, result.headBefore);
+    if (verdict.kind === 'question') {
+      // The story waits for a person; asking is not failing, so the attempt does not count.
+      state = undoAttempt(state, story.id, ctx.now());
+      await saveState(ctx, state);
+      await desk.ask({
+        id: story.id,
+        storyId: story.id,
+        question: verdict.question,
+        iteration: state.iteration,
+      });
+      await afterIteration(story.id);
+      continue;
+    }
     if (verdict.kind === 'aborted') {
       // Stopped by the user, not the story's fault: the attempt does not count.
       state = undoAttempt(state, story.id, ctx.now());
@@ -201,7 +264,7 @@ async function iterate(ctx: RunContext, initial: RunState, resumed: boolean): Pr
     }
     const overBudgetNow = storyBudgetReason(storyRun(state, story.id).costUsd, ctx.limits.maxCostPerStoryUsd);
     const park = attempt >= ctx.limits.maxRetries || overBudgetNow !== null;
-    state = markFailed(state, story.id, {
+    state = markFailed(timed(state), story.id, {
       reason: verdict.reason,
       kind: verdict.kind,
       now: ctx.now(),
@@ -219,6 +282,7 @@ async function iterate(ctx: RunContext, initial: RunState, resumed: boolean): Pr
       kind: verdict.kind,
       reason: verdict.reason,
       willRetry: !park,
+      durationMs: result.durationMs,
     });
     if (park)
       ctx.emit({

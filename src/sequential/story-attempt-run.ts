@@ -1,5 +1,6 @@
 import type { AgentSetup } from '../agents/adapter.js';
 import { runAttempt } from '../attempt/run-attempt.js';
+import type { Question } from '../core/questions.js';
 import type { Signals } from '../core/signals.js';
 import type { Story } from '../core/types.js';
 import type { Verdict } from '../core/verdict.js';
@@ -34,6 +35,8 @@ export async function runStoryAttempt(
   state: RunState,
   story: Story,
   agent: AgentSetup = ctx.agent,
+  answered: readonly Question[] = [],
+  lastIteration?: number,
 ): Promise<AttemptResult> {
   const previous = storyRun(state, story.id);
   let next = state;
@@ -46,7 +49,9 @@ export async function runStoryAttempt(
       attempt: previous.attempts + 1,
       iteration: state.iteration + 1,
       ...(previous.lastFailure ? { lastFailure: previous.lastFailure } : {}),
+      answered,
       agent,
+      ...(lastIteration !== undefined ? { lastIteration } : {}),
       emit: ctx.emit,
       record: {
         begin: async (headBefore, agentToken) => {
@@ -74,7 +79,7 @@ export async function runStoryAttempt(
     commits: [...facts.commits],
     signals: facts.said,
     summary: outcome.summary,
-    durationMs: facts.agent.durationMs,
+    durationMs: outcome.durationMs,
     costUsd,
     ...(facts.agent.rateLimit ? { rateLimit: facts.agent.rateLimit } : {}),
   };

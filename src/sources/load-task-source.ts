@@ -7,7 +7,7 @@ import { prdMdFormat } from './prd-md-format.js';
 import type { ReadResult, TaskSource } from './task-source.js';
 
 export interface DetectedSource {
-  format: TaskFormat;
+  format: Exclude<TaskFormat, 'github'>;
   /** The task file or spec directory to read (a project dir resolves to its `specs/`). */
   path: string;
 }
@@ -69,7 +69,11 @@ export function openTaskSource(path: string): TaskSource {
  * (the bundle puts them in chunks of their own, so a short command that
  * reads a prd.md loads neither).
  */
-function loadedOnUse(format: TaskFormat, path: string, load: () => Promise<TaskSource>): TaskSource {
+function loadedOnUse(
+  format: Exclude<TaskFormat, 'github'>,
+  path: string,
+  load: () => Promise<TaskSource>,
+): TaskSource {
   let loaded: Promise<TaskSource> | undefined;
   const source = () => {
     loaded ??= load();
@@ -81,6 +85,14 @@ function loadedOnUse(format: TaskFormat, path: string, load: () => Promise<TaskS
     read: async () => (await source()).read(),
     setStatus: async (storyId, status) => (await source()).setStatus(storyId, status),
   };
+}
+
+/**
+ * The same tasks as seen from another checkout of the run (a worktree): a
+ * file source opened at its file's place there, a remote source as it is.
+ */
+export function sourceSeenFrom(source: TaskSource, live: (file: string) => string): TaskSource {
+  return source.remote ? source : openTaskSource(live(source.path));
 }
 
 /** Reads and validates a task source (format checks plus the story graph); never throws for bad input. */

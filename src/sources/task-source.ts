@@ -19,16 +19,26 @@ export type ReadResult =
  */
 export interface TaskSource {
   readonly format: TaskFormat;
-  /** The task file, or the spec directory. */
+  /** The task file, or the spec directory; for a remote source, the address of its tasks. */
   readonly path: string;
+  /**
+   * Set for tasks kept outside the checkout (GitHub issues): `path` is an
+   * address, not a file. The runners copy, commit and restore nothing of it,
+   * and every checkout of a run reads the same source.
+   */
+  readonly remote?: true;
   read(): Promise<ReadResult>;
   /** Writes one story's status back in place, leaving everything else byte-identical. */
   setStatus(storyId: string, status: StoryStatus): Promise<void>;
 }
 
+/** The task file or spec directory a source reads in the checkout; null for a remote source. */
+export const taskFileOf = (source: Pick<TaskSource, 'path' | 'remote'>): string | null =>
+  source.remote ? null : source.path;
+
 /** A single-file format as pure text transforms, so it can be tested without disk. */
 export interface TextFormat {
-  readonly format: Exclude<TaskFormat, 'spec-dir'>;
+  readonly format: Exclude<TaskFormat, 'spec-dir' | 'github'>;
   parse(text: string, file: string): ReadResult;
   /**
    * The file's text with one story's status changed and nothing else.

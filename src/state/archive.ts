@@ -12,8 +12,8 @@ export interface ArchiveOptions {
   name: string;
   /** The branch this run works on; null (detached, no branch) skips the check. */
   branch: string | null;
-  /** The task file and progress file in the main checkout. */
-  taskPath: string;
+  /** The task file and progress file in the main checkout; no task file for tasks kept elsewhere (GitHub issues). */
+  taskPath: string | null;
   progressPath: string;
   /** `.ralph/runs/<name>/` */
   runDir: string;
@@ -69,8 +69,9 @@ async function archive(options: ArchiveOptions, previous: string): Promise<Archi
     files.push(target);
   };
   // On disk the task file is normally the new feature's; only the old branch's copy is worth keeping.
-  const oldTask = (await options.readPrevious?.(previous, options.taskPath)) ?? null;
-  if (oldTask !== null) await write(path.basename(options.taskPath), oldTask);
+  const { taskPath } = options;
+  const oldTask = taskPath === null ? null : ((await options.readPrevious?.(previous, taskPath)) ?? null);
+  if (oldTask !== null && taskPath !== null) await write(path.basename(taskPath), oldTask);
 
   const progressName = path.basename(options.progressPath);
   const oldProgress = (await options.readPrevious?.(previous, options.progressPath)) ?? null;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkWebhookUrl, NOTIFY_EVENTS } from '../core/notification.js';
 import { WORKFLOW_NAME } from './layout.js';
 import { PROVIDERS } from './providers.js';
 
@@ -29,6 +30,8 @@ const LimitsSchema = z.strictObject({
   maxCost: z.number().positive().nullable().default(null),
   /** Park a story once its attempts together have cost this many US dollars; null or absent: no limit. */
   maxCostPerStory: z.number().positive().nullable().optional(),
+  /** How long an API outage (unreachable, overloaded, server errors) is waited out before the run stops with exit 3; default 7200. */
+  outageWait: Seconds.optional(),
 });
 
 export const HookSchema = z
@@ -68,6 +71,24 @@ const HooksSchema = z.array(HookSchema).superRefine((hooks, ctx) => {
   });
 });
 
+/** A variable name (`GH_TOKEN`) or a prefix ending in `*` (`AWS_*`). */
+const EnvName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*\*?$/, {
+  message: 'a variable name, or a prefix ending in * (e.g. AWS_*)',
+});
+
+/** `--sandbox`: the agent, its gates and its hooks under bubblewrap (Linux) or sandbox-exec (macOS). */
+export const SandboxSchema = z.strictObject({
+  enabled: z.boolean().default(false),
+  /** `host`: the user's network; `none`: none at all (an agent on a local model in the same sandbox needs none). */
+  network: z.enum(['host', 'none']).default('host'),
+  /** Also readable inside (`~/` is the home directory; relative paths are from the project root). */
+  allowRead: z.array(z.string().min(1)).default(() => []),
+  /** Also writable inside, e.g. a package cache. */
+  allowWrite: z.array(z.string().min(1)).default(() => []),
+  /** Variables passed in besides the base list and the agent's own (names, or prefixes ending in `*`). */
+  env: z.array(EnvName).default(() => []),
+});
+
 export const ConfigSchema = z.strictObject({
   agent: AgentSchema.prefault({}),
   /** Gate commands run after the agent signals DONE; all must pass. */
@@ -84,6 +105,23 @@ export const ConfigSchema = z.strictObject({
   notifications: z
     .strictObject({ bell: z.boolean().default(true), desktop: z.boolean().default(false) })
     .prefault({}),
+  /** Webhooks told of questions, parked stories, waits, limits and the end of a run (`--notify` adds more). */
+  notify: z
+    .strictObject({
+      webhooks: z
+        .array(
+          z.string().superRefine((url, ctx) => {
+            const checked = checkWebhookUrl(url);
+            if (!checked.ok)
+              ctx.addIssue({ code: 'custom', message: `not a webhook URL: ${checked.reason}` });
+          }),
+        )
+        .default(() => []),
+      /** Which notifications to send; null: all of them. */
+      events: z.array(z.enum(NOTIFY_EVENTS)).nullable().default(null),
+    })
+    // Absent unless written: a project without webhooks has nothing to say about them.
+    .optional(),
   hooks: HooksSchema.default(() => []),
   /** Guidance switched into the story prompt. */
   prompt: z
@@ -96,8 +134,15 @@ export const ConfigSchema = z.strictObject({
       visualCheck: z.boolean().default(false),
     })
     .prefault({}),
+  /** Optional: absent, every sandbox setting has its default (`sandboxSettings`). */
+  sandbox: SandboxSchema.optional(),
 });
 export type Config = z.output<typeof ConfigSchema>;
+export type SandboxConfig = z.output<typeof SandboxSchema>;
+
+/** The config's `sandbox:` section, its defaults filled in when the section is absent. */
+export const sandboxSettings = (config: Pick<Config, 'sandbox'>): SandboxConfig =>
+  config.sandbox ?? SandboxSchema.parse({});
 export type PromptSwitches = Config['prompt'];
 
 export const defaultConfig = (): Config => ConfigSchema.parse({});

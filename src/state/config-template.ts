@@ -75,6 +75,14 @@ notifications:
   # Show a desktop notification when a run ends.
   desktop: false
 
+# Webhooks to tell when a run needs you or ends: a JSON POST with event, text, prd, story, passed,
+# total, costUsd and at (Slack, Mattermost and similar incoming webhooks show the text as it is).
+# --notify URL adds more for one run. None by default; for example:
+#   notify:
+#     webhooks: ["https://hooks.slack.com/services/…"]
+#     # Which to send (all when left out): question, story-parked, waiting, auth-failed, limit-reached, run-finished
+#     events: [question, run-finished]
+
 # Commands or prompts run after each iteration; what they write is committed by ralph. Each entry:
 #   - id: docs            # unique name
 #     run: "npm run docs"  # a shell command, or
@@ -94,5 +102,22 @@ prompt:
   testFirst: false
   # Check visual or UI changes with a screenshot or in a browser, or say why this environment cannot.
   visualCheck: false
+
+# --sandbox: the agent, its gates and its hooks run under bubblewrap (Linux) or sandbox-exec
+# (macOS). They may write only the checkout (and the parts of .git a commit needs, never
+# .git/hooks or .git/config), the agent's own state folders and a private /tmp; $HOME looks
+# empty but for those and the agent's install. \`ralph doctor\` says whether it works here.
+# The section is optional; uncomment it to change a default:
+# sandbox:
+#   # Sandbox every run (--sandbox / --no-sandbox override it).
+#   enabled: false
+#   # host: the user's network (the agent reaches its API); none: no network at all.
+#   network: host
+#   # Also readable inside, e.g. ["~/.m2"] (~/ is your home; relative paths start at the project root).
+#   allowRead: []
+#   # Also writable inside, e.g. ["~/.npm"] for a package cache.
+#   allowWrite: []
+#   # Variables passed in besides the basics and the agent's own keys, e.g. ["GH_TOKEN", "AWS_*"].
+#   env: []
 `;
 }

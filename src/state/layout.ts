@@ -42,6 +42,14 @@ export const worktreesDir = (root: string): string => path.join(ralphDir(root), 
 export const archiveDir = (root: string): string => path.join(ralphDir(root), 'archive');
 export const workflowsDir = (root: string): string => path.join(ralphDir(root), 'workflows');
 
+/**
+ * `.ralph/github/<label>/progress.md`: the progress file of a run over a
+ * label's GitHub issues, committed on the run's branch as a PRD's is (not
+ * under `prds/`, where a folder is a PRD).
+ */
+export const githubProgressPath = (root: string, label: string): string =>
+  path.join(ralphDir(root), 'github', sanitizeName(label), 'progress.md');
+
 /** A `workflow:` name of a hook: a file name in `.ralph/workflows/`, never a path. */
 export const WORKFLOW_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
@@ -96,6 +104,11 @@ export function iterationLogPath(dir: string, iteration: number): string {
     throw new UsageError(`Invalid iteration number ${iteration}; iterations count from 1.`);
   }
   return path.join(runFiles(dir).iterationsDir, `${iteration}.jsonl`);
+}
+
+/** The agent's raw stream of the resolution run that brought iteration `iteration`'s work onto a new tip. */
+export function resolutionLogPath(dir: string, iteration: number): string {
+  return iterationLogPath(dir, iteration).replace(/\.jsonl$/, '-resolution.jsonl');
 }
 
 export const worktreeDir = (root: string, name: string): string =>

@@ -64,7 +64,7 @@ async function lockedError(promise: Promise<unknown>): Promise<RalphError> {
   expect(error).toBeInstanceOf(RalphError);
   if (!(error instanceof RalphError)) throw new Error('unreachable');
   expect(error.code).toBe('locked');
-  expect(error.exitCode).toBe(1);
+  expect(error.exitCode).toBe(5);
   return error;
 }
 

@@ -17,6 +17,8 @@ export interface AcquireLockOptions {
   command?: string;
   /** How old unreadable lock content must be before it counts as stale (default 5 s). */
   graceMs?: number;
+  /** The sandbox the holder runs its agents in, for `ralph status`. */
+  sandbox?: string;
 }
 
 export interface LockTakeover {
@@ -47,6 +49,7 @@ export async function acquireLock(lockPath: string, options: AcquireLockOptions 
     startedAt: new Date().toISOString(),
     command,
     ...(processStart !== undefined ? { processStart } : {}),
+    ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
   };
   await fs.mkdir(path.dirname(lockPath), { recursive: true });
   let tookOver: LockTakeover | null = null;
@@ -65,13 +68,31 @@ export async function acquireLock(lockPath: string, options: AcquireLockOptions 
   throw new RalphError(
     `Could not acquire the lock ${lockPath}: other processes keep taking it.`,
     'locked',
-    ExitCode.WorkLeft,
+    ExitCode.Locked,
   );
 }
 
 function defaultCommand(): string {
   const [, script, ...args] = process.argv;
   return [script === undefined ? 'ralph' : path.basename(script), ...args].join(' ');
+}
+
+/**
+ * Runs `work` holding `lock`, then releases it. When the work failed, that
+ * failure is what the caller hears: a lock that cannot be removed as well
+ * (the disk that broke the work refuses this too) must not take its place.
+ * Such a lock names a process that is gone, so the next run takes it over.
+ */
+export async function whileHolding<T>(lock: LockHandle, work: () => Promise<T>): Promise<T> {
+  let result: T;
+  try {
+    result = await work();
+  } catch (error) {
+    await lock.release().catch(() => undefined);
+    throw error;
+  }
+  await lock.release();
+  return result;
 }
 
 export type LockStatus = { kind: 'free' } | LockVerdict;
@@ -184,4 +205,4 @@ function lockedError(lockPath: string, verdict: LockVerdict): RalphError {
 }
 
 const locked = (message: string, details: string[]): RalphError =>
-  new RalphError(message, 'locked', ExitCode.WorkLeft, details);
+  new RalphError(message, 'locked', ExitCode.Locked, details);

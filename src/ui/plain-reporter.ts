@@ -4,6 +4,7 @@ import { formatUsd as money } from '../core/money.js';
 import { visibleText } from '../core/visible-text.js';
 import type { EventOf, RunEvent } from '../events/run-event.js';
 import { describeHookEvent } from './hook-lines.js';
+import { duration } from './tui/model/format.js';
 
 export interface PlainReporterOptions {
   /** Also show the agent's own text and tool results (`-v`). */
@@ -38,7 +39,7 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
   switch (event.type) {
     case 'run-started':
       if (event.goal) return describeGoalStart(event, event.goal);
-      return `${event.resumed ? 'resuming' : 'starting'} ${event.name} (${event.project}): ${event.remaining} stor${event.remaining === 1 ? 'y' : 'ies'} left, agent ${event.agent}, up to ${plural(event.maxIterations, 'iteration')}`;
+      return `${event.resumed ? 'resuming' : 'starting'} ${event.name} (${event.project}): ${event.remaining} stor${event.remaining === 1 ? 'y' : 'ies'} left, agent ${event.agent}${sandboxNote(event)}, up to ${plural(event.maxIterations, 'iteration')}`;
     case 'lock-taken-over':
       return describeTakeover(event);
     case 'recovered':
@@ -48,7 +49,7 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
     case 'iteration-started':
       if (event.mode !== undefined)
         return `iteration ${event.iteration}/${event.maxIterations}: ${event.mode}${event.step ? ` ${event.step.id}: ${firstLine(event.step.prompt.trim())}` : ''}`;
-      return `iteration ${event.iteration}/${event.maxIterations}: ${event.storyId} ${event.title} (attempt ${event.attempt}/${event.maxAttempts})`;
+      return `iteration ${event.iteration}/${event.lastIteration ?? event.maxIterations}: ${event.storyId} ${event.title} (attempt ${event.attempt}/${event.maxAttempts})`;
     case 'agent-event':
       return describeAgentEvent(event.event, verbose);
     case 'agent-exited':
@@ -61,10 +62,17 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
       return `  signal ${event.signal.toUpperCase()} ${event.detail}`;
     case 'check-started':
       return `  check: ${event.command}`;
-    case 'check-finished':
-      return `  check ${event.exitCode === 0 ? 'passed' : `failed (exit ${event.exitCode})`}: ${event.command} ${seconds(event.durationMs)}`;
+    case 'check-finished': {
+      const line = `  check ${event.exitCode === 0 ? 'passed' : `failed (exit ${event.exitCode})`}: ${event.command} ${seconds(event.durationMs)}`;
+      // With -v a failed gate shows what it said, as the next attempt's prompt does.
+      const said = event.outputTail.trimEnd();
+      return verbose && event.exitCode !== 0 && said !== ''
+        ? `${line}
+${indent(said)}`
+        : line;
+    }
     case 'story-passed':
-      return `✓ ${event.storyId} passed on attempt ${event.attempt}: ${event.commits.map((c) => c.sha.slice(0, 7)).join(', ')} (${money(event.costUsd)}, ${seconds(event.durationMs)})${event.forecast ? ` — ${describeForecast(event.forecast)}` : ''}`;
+      return `✓ ${event.storyId} passed on attempt ${event.attempt}${event.afterResolution ? ', landed after resolution' : ''}: ${event.commits.map((c) => c.sha.slice(0, 7)).join(', ')} (${money(event.costUsd)}, ${seconds(event.durationMs)})${event.forecast ? ` — ${describeForecast(event.forecast)}` : ''}`;
     case 'attempt-failed':
       if (event.storyId === undefined)
         return `✗ iteration ${event.iteration} failed (${event.kind}): ${firstLine(event.reason.trim())} [${event.attempt}/${event.maxAttempts} in a row]`;
@@ -74,7 +82,7 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
     case 'story-parked':
       if (event.attempts === 0)
         return `✗ ${event.storyId} parked before an attempt: ${firstLine(event.reason)}`;
-      return `✗ ${event.storyId} parked after ${event.attempts} attempts: ${firstLine(event.reason)}`;
+      return `✗ ${event.storyId} parked after ${plural(event.attempts, 'attempt')}: ${firstLine(event.reason)}`;
     case 'task-file-restored':
       return `  the agent edited ${event.path}; restored the tool's copy`;
     case 'rate-limited':
@@ -84,6 +92,10 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
         ? `  usage: ${event.inputTokens} in, ${event.outputTokens} out, ${money(event.costUsd)}`
         : null;
     case 'stop-requested':
+      if (event.from !== undefined)
+        return event.how === 'graceful'
+          ? `paused from the ${event.from}: stopping after this iteration`
+          : `stopped from the ${event.from}: killing the agent`;
       return event.how === 'graceful'
         ? 'stopping after this iteration (Ctrl-C again to stop now)'
         : 'stopping now: killing the agent';
@@ -103,12 +115,24 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
     case 'integration-started':
       return `landing on ${event.onto}${event.queued > 0 ? ` (${event.queued} more waiting)` : ''}`;
     case 'integration-failed':
+      // A race is said by the resolution's own line, which follows.
+      if (event.next === 'resolve') return null;
       return event.kind === 'conflict'
         ? `conflict with ${event.landedMeanwhile.join(', ') || 'the new tip'} in ${event.files.join(', ')}; not landed`
         : `the checks failed on the new tip; not landed`;
+    case 'resolution-started':
+      return `${event.storyId} waits to land (${describeRace(event)}); resolving with ${event.agent}`;
+    case 'resolution-finished':
+      if (!event.resolved) return `resolution refused: ${firstLine(event.reason ?? 'no reason given')}`;
+      return event.byAgent ? 'resolved on the new tip; landing' : 'git combined it with the new tip; landing';
+    case 'story-requeued':
+      return `${event.storyId} requeued (${event.requeues}/${event.maxRequeues}): redone from the new tip, not counted as a failed attempt`;
     case 'run-finished':
       if (event.goal) return describeGoalFinish(event, event.goal);
-      return `${event.message} — ${event.passed}/${event.total} passed, ${plural(event.iterations, 'iteration')}, ${money(event.costUsd)}${event.parked.length ? `, parked: ${event.parked.join(', ')}` : ''} (exit ${event.exitCode})`;
+      return [
+        `${event.message} — ${event.passed}/${event.total} passed, ${plural(event.iterations, 'iteration')}, ${money(event.costUsd)}${event.parked.length ? `, parked: ${event.parked.join(', ')}` : ''} (exit ${event.exitCode})`,
+        ...questionLines(event.questions ?? []),
+      ].join('\n');
     case 'goal-result':
       return [
         `${event.status === 'needs-human' ? '!' : '✓'} iteration ${event.iteration} (${event.status}): ${firstLine(event.summary.trim())}`,
@@ -124,15 +148,17 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
     case 'goal-complete-refused':
       return `  ${firstLine(event.reason.trim())}`;
     case 'waiting':
-      return `waiting (${event.reason}): ${firstLine(event.message)}${event.until ? ` until ${event.until}` : ''}`;
+      return `waiting (${event.reason}): ${firstLine(event.message)}${event.waitMs !== undefined ? `; next try in ${duration(event.waitMs)}` : ''}${event.until ? ` (at ${event.until.slice(11, 19)})` : ''}`;
     case 'agent-unusable':
       return `✗ ${event.agent}: ${firstLine(event.message)}; ${event.fix}`;
     case 'question-asked':
       return `? ${event.storyId ?? 'the run'} asks (${event.questionId}): ${firstLine(event.question.trim())}`;
     case 'question-answered':
       return `  answered ${event.questionId}: ${firstLine(event.answer.trim())}`;
+    case 'webhook-failed':
+      return `  webhook ${event.webhook} could not be told of ${event.event} (${event.error}, after ${event.tries} ${event.tries === 1 ? 'try' : 'tries'}); its later failures are not shown`;
     case 'agent-silent':
-      return `  ${event.storyId ? `${event.storyId}: ` : ''}${event.agent} silent for ${Math.round(event.silentMs / 1000)} s${event.attempt ? `, attempt ${event.attempt}` : ''}, ${seconds(event.elapsedMs)}`;
+      return `  ${event.storyId ? `${event.storyId}: ` : ''}${event.agent} silent for ${Math.round(event.silentMs / 1000)} s${event.attempt ? `, attempt ${event.attempt}` : ''}, ${duration(event.elapsedMs).replace(' ', '')}`;
     case 'worker-finished':
     case 'integrate-finished':
       // Their commands say what became of the job in a line of their own.
@@ -168,6 +194,14 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
     case 'pr-failed':
       return `no pull request: ${event.message}`;
   }
+}
+
+/** "conflict with US-006 in REGISTRY.md", "the checks failed once US-006 landed". */
+export function describeRace(event: EventOf<'resolution-started'>): string {
+  const who = event.landedMeanwhile.length > 0 ? event.landedMeanwhile.join(', ') : 'the new tip';
+  return event.kind === 'conflict'
+    ? `conflict with ${who} in ${event.files.join(', ')}`
+    : `the checks failed once ${who} landed`;
 }
 
 function describeRecovery(action: Extract<RunEvent, { type: 'recovered' }>['action'], id: string): string {
@@ -211,7 +245,9 @@ function describeAgentEvent(event: AgentEvent, verbose: boolean): string | null 
 export function describeRetry(event: RetryEvent): string {
   const what = [event.status, event.reason].filter((p) => p !== undefined && p !== '').join(' ');
   const wait = event.delayMs === undefined ? '' : ` in ${seconds(event.delayMs)}`;
-  return `API request failed (${what}); retry ${event.attempt}/${event.maxRetries}${wait}`;
+  // Codex waiting for the network counts nothing.
+  const which = event.maxRetries === 0 ? 'retrying' : `retry ${event.attempt}/${event.maxRetries}`;
+  return `API request failed (${what}); ${which}${wait}`;
 }
 
 /** `1 iteration`, `2 iterations`. */
@@ -241,8 +277,12 @@ function describeGoalStart(
   event: EventOf<'run-started'>,
   goal: NonNullable<EventOf<'run-started'>['goal']>,
 ): string {
-  return `${event.resumed ? 'resuming' : 'starting'} goal ${event.name}: ${firstLine(goal.text.trim())} (agent ${event.agent}, ${goal.steps.completed}/${goal.steps.total} steps done, iterations ${goal.iterationsBefore + 1}..${event.maxIterations}${goal.minIterations > 1 ? `, at least ${goal.minIterations}` : ''})`;
+  return `${event.resumed ? 'resuming' : 'starting'} goal ${event.name}: ${firstLine(goal.text.trim())} (agent ${event.agent}${sandboxNote(event)}, ${goal.steps.completed}/${goal.steps.total} steps done, iterations ${goal.iterationsBefore + 1}..${event.maxIterations}${goal.minIterations > 1 ? `, at least ${goal.minIterations}` : ''})`;
 }
+
+/** ` in a 🔒 bwrap sandbox` for a sandboxed run. */
+const sandboxNote = (event: EventOf<'run-started'>): string =>
+  event.sandbox ? ` in a 🔒 ${event.sandbox} sandbox` : '';
 
 function describeGoalFinish(
   event: EventOf<'run-finished'>,
@@ -255,8 +295,13 @@ function describeGoalFinish(
   if (goal.humanNeeded) {
     lines.push(`  needs a human: ${goal.humanNeeded.reason}`);
     if (goal.humanNeeded.details) lines.push(...indentLines(goal.humanNeeded.details));
-    lines.push('  resolve it, then run the same command again to resume');
+    lines.push(
+      event.questions?.length
+        ? '  answer it (or resolve it), then run the same command again to resume'
+        : '  resolve it, then run the same command again to resume',
+    );
   }
+  lines.push(...questionLines(event.questions ?? []));
   lines.push(`  progress: ${goal.progressFile}`);
   return lines.join('\n');
 }
@@ -266,3 +311,13 @@ const indentLines = (text: string): string[] =>
     .trim()
     .split('\n')
     .map((l) => `    ${l}`);
+
+/** The questions a run stopped with, each with the command that answers it. */
+function questionLines(
+  questions: readonly { id: string; storyId?: string; question: string; command: string }[],
+) {
+  return questions.flatMap((q) => [
+    `  ? ${q.storyId ?? q.id} asks: ${firstLine(q.question.trim())}`,
+    `    answer with: ${q.command}`,
+  ]);
+}

@@ -7,6 +7,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DoctorReport } from '../../src/cli/commands/doctor.js';
+import { type AnthropicServer, startAnthropicServer } from '../support/anthropic-server.js';
+import { type ClaudeTestEnv, createClaudeEnv } from '../support/claude-env.js';
+import type { Script } from '../support/model-script.js';
 import { runRalph } from '../support/ralph-cli.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
 
@@ -145,10 +148,91 @@ describe('ralph doctor', () => {
       baseEnv({ PATH: `${REAL_BIN}:${dirname(process.execPath)}:${bin}`, RALPH_AGENT: 'opencode' }),
     );
     expect(run.exitCode).toBe(0);
-    expect(run.stdout).toMatch(/✓ codex +Codex 0\.169\.0 /);
-    expect(run.stdout).toMatch(/✓ opencode +OpenCode 1\.18\.33 .*\[configured\]/);
+    expect(run.stdout).toMatch(/\? codex +Codex 0\.169\.0 .* installed; login not checked/);
+    expect(run.stdout).toMatch(/\? opencode +OpenCode 1\.18\.33 .*\[configured\]/);
     expect(run.stdout).toMatch(/gemini +Gemini CLI 0\.61\.0 /);
     expect(run.stdout).toMatch(/· amp +Amp: not found \(amp\)/);
     expect(run.stdout).toMatch(/· gh: not found/);
+  });
+
+  it('--agent-path checks the binary a run would be given, as `ralph run --agent-path` takes it', async () => {
+    // Not on PATH: only the flag finds it.
+    const elsewhere = join(dir, 'elsewhere');
+    await mkdir(elsewhere);
+    const path = join(elsewhere, 'claude-2');
+    await writeFile(path, '#!/bin/sh\necho "2.1.197 (Claude Code)"\n');
+    await chmod(path, 0o755);
+    const env = baseEnv({ IS_SANDBOX: '1' });
+    const found = await runRalph(['doctor', '--json', '--agent', 'claude', '--agent-path', path], {
+      cwd: project,
+      env,
+    });
+    expect(found.stderr).toBe('');
+    expect(found.exitCode).toBe(0);
+    expect(agent(report(found), 'claude')).toMatchObject({
+      configured: true,
+      usable: true,
+      binary: path,
+      path,
+      version: '2.1.197',
+    });
+
+    const missing = await runRalph(['doctor', '--agent-path', join(elsewhere, 'nope')], {
+      cwd: project,
+      env,
+    });
+    expect(missing.exitCode).toBe(1);
+    expect(missing.stdout).toContain(`Claude Code: not found (${join(elsewhere, 'nope')})  [configured]`);
+    expect(missing.stdout).toMatch(/the configured agent \(claude\) cannot run here: .*--agent-path/);
+  });
+});
+
+describe('ralph doctor --live', () => {
+  let server: AnthropicServer | undefined;
+  let claude: ClaudeTestEnv | undefined;
+  afterEach(async () => {
+    await server?.close();
+    await claude?.cleanup();
+    server = undefined;
+    claude = undefined;
+  });
+
+  /** Only claude (and node) on the PATH: the one agent the live request goes through. */
+  const claudeOnly = async (script: Script) => {
+    server = await startAnthropicServer(script);
+    claude = await createClaudeEnv(server.url);
+    await symlink(claude.binaryPath, join(bin, 'claude'));
+    await symlink(process.execPath, join(bin, 'node'));
+    return { ...claude.env, PATH: bin, RALPH_AGENT: 'claude' };
+  };
+
+  it('answers ✓ for a key the API takes, with what the request cost', async () => {
+    const env = await claudeOnly(() => ({ text: 'OK', usage: { inputTokens: 1200, outputTokens: 2 } }));
+    const run = await runRalph(['doctor', '--live'], { cwd: project, env });
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toMatch(
+      /✓ claude +Claude Code 2\.1\.197 .*live: logged in, API answered \(\d+\.\ds, \$[\d.]+\)/,
+    );
+    const json = report(await runRalph(['doctor', '--live', '--json'], { cwd: project, env }));
+    expect(agent(json, 'claude')).toMatchObject({ login: 'ok', live: { ok: true } });
+    expect(server?.modelCalls().length).toBeGreaterThan(0);
+  });
+
+  it('answers ✗ auth for a key the API refuses, and says how to log in; plain doctor does not claim ✓', async () => {
+    const env = await claudeOnly(() => ({ error: { status: 401, message: 'invalid x-api-key' } }));
+    const plain = await runRalph(['doctor'], { cwd: project, env });
+    expect(plain.stdout).toMatch(/\? claude +Claude Code .*installed; login not checked/);
+    expect(plain.stdout).not.toMatch(/✓ claude/);
+    const run = await runRalph(['doctor', '--live'], { cwd: project, env });
+    expect(run.exitCode).toBe(1);
+    expect(run.stdout).toMatch(/✗ claude +Claude Code .*live: failed/);
+    expect(run.stdout).toMatch(/auth: /);
+    expect(run.stdout).toMatch(/to fix: run `claude` and log in with \/login, or set ANTHROPIC_API_KEY/);
+    expect(
+      agent(report(await runRalph(['doctor', '--live', '--json'], { cwd: project, env })), 'claude'),
+    ).toMatchObject({
+      login: 'failed',
+      live: { ok: false, problem: { cause: 'auth' } },
+    });
   });
 });

@@ -79,7 +79,7 @@ describe('the goal run lock', () => {
 
     // The same goal resumes the same run: in place, on a branch of its own, if the lock let it.
     const second = await p.run([GOAL, '--headless', '--no-worktree', '--branch', 'other']);
-    expect(second.exitCode).toBe(1);
+    expect(second.exitCode).toBe(5);
     expect(second.stderr).toMatch(/Another ralph run is active/);
     expect(second.stderr).toContain(`ralph goal ${NAME}`);
     expect(await snapshot(p)).toEqual(before);

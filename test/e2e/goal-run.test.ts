@@ -134,7 +134,7 @@ describe('a goal run', () => {
     expect(report[3]).toMatch(/^ {3}3 {2}executing {2}step-1 +goal-complete .*Wrote bye\.txt$/);
     expect(report[4]).toMatch(/^steps: 2\/2 done · total: 3 iterations, /);
     expect((await p.ralph(['logs', NAME])).stdout).toMatch(/goal complete in iteration 3/);
-    expect((await p.ralph(['logs', NAME, '--iteration', '2'])).stdout).toContain('"type":"result"');
+    expect((await p.ralph(['logs', NAME, '--iteration', '2', '--raw'])).stdout).toContain('"type":"result"');
 
     // Pushed, and the pull request lists the steps.
     expect(await p.repo.git('--git-dir', origin, 'rev-parse', `refs/heads/ralph/${NAME}`)).toBe(

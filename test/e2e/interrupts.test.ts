@@ -3,15 +3,12 @@
  * story's fault, whatever phase it lands in, and the count at the end is
  * what really passed.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLoopProject, featSubjects, type LoopProject, prdJson } from '../support/loop-project.js';
+import { featSubjects, type LoopProject } from '../support/loop-project.js';
 import { processesIn } from '../support/processes.js';
-import { implement, storyIdOf } from '../support/story-script.js';
-
-const PRD = '.ralph/prds/demo/prd.json';
+import { runEvents as events, slowGate, slowMiddleStory, until } from '../support/stop-scenarios.js';
+import { storyIdOf } from '../support/story-script.js';
 
 let project: LoopProject | undefined;
 afterEach(async () => {
@@ -20,36 +17,12 @@ afterEach(async () => {
   project = undefined;
 });
 
-type Event = { type: string; [key: string]: unknown };
-
-async function events(p: LoopProject): Promise<Event[]> {
-  const text = await readFile(join(p.repo.dir, '.ralph/runs/demo/events.jsonl'), 'utf8').catch(() => '');
-  return text
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as Event);
-}
-
-async function until(what: () => Promise<boolean> | boolean, label: string): Promise<void> {
-  const deadline = Date.now() + 90_000;
-  while (!(await what())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${label}`);
-    await sleep(50);
-  }
-}
-
 describe('interrupts', () => {
   it.each([
     ['SIGTERM', ['SIGTERM']],
     ['Ctrl-C twice', ['SIGINT', 'SIGINT']],
   ] as const)('%s during a gate rolls the attempt back without counting it', async (_, signals) => {
-    project = await createLoopProject(
-      {
-        [PRD]: prdJson([{ id: 'US-001', title: 'Add greeting' }]),
-        '.ralph/config.yaml': 'checks:\n  - sleep 60\n',
-      },
-      { 'US-001': [implement('US-001', 'Add greeting', 'greet.txt', 'hello\n')] },
-    );
+    project = await slowGate();
     const p = project;
     let pid = 0;
     const run = p.run(['demo', '--headless', '--no-worktree', '--max-retries', '1'], {
@@ -78,23 +51,7 @@ describe('interrupts', () => {
   });
 
   it('Ctrl-C once counts the story that passed while the run was stopping', async () => {
-    const slow = implement('US-002', 'Add farewell', 'bye.txt', 'bye\n').map((t, i) =>
-      i === 0 ? { ...t, delayMs: 3_000 } : t,
-    );
-    project = await createLoopProject(
-      {
-        [PRD]: prdJson([
-          { id: 'US-001', title: 'Add greeting' },
-          { id: 'US-002', title: 'Add farewell' },
-          { id: 'US-003', title: 'Add shout' },
-        ]),
-      },
-      {
-        'US-001': [implement('US-001', 'Add greeting', 'greet.txt', 'hello\n')],
-        'US-002': [slow],
-        'US-003': [implement('US-003', 'Add shout', 'shout.txt', 'HEY\n')],
-      },
-    );
+    project = await slowMiddleStory();
     const p = project;
     let pid = 0;
     const run = p.run(['demo', '--headless', '--no-worktree'], {

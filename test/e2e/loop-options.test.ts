@@ -85,7 +85,7 @@ describe('ralph run options', () => {
       6,
     );
 
-    const raw = await cli(['logs', 'prd.json', '--iteration', '1']);
+    const raw = await cli(['logs', 'prd.json', '--iteration', '1', '--raw']);
     expect(raw.exitCode).toBe(0);
     const lines = raw.stdout
       .trim()

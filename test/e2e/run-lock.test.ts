@@ -64,7 +64,7 @@ describe('the run lock', () => {
     const lastBranch = await p.read('.ralph/runs/demo/last-branch');
 
     const second = await p.run(['demo', '--headless', '--no-worktree', '--branch', 'other']);
-    expect(second.exitCode).toBe(1);
+    expect(second.exitCode).toBe(5);
     expect(second.stderr).toMatch(/Another ralph run is active/);
     expect(await p.repo.git('rev-parse', '--abbrev-ref', 'HEAD')).toBe('main');
     expect(await p.repo.git('branch', '--list', 'other')).toBe('');
@@ -117,7 +117,7 @@ describe('the run lock', () => {
     };
     await writeLock(project, lock);
     const refused = await project.run(['demo', '--headless', '--no-worktree']);
-    expect(refused.exitCode).toBe(1);
+    expect(refused.exitCode).toBe(5);
     expect(refused.stderr).toMatch(/run again with --force/);
 
     const forced = await project.run(['demo', '--headless', '--no-worktree', '--force']);
@@ -158,7 +158,7 @@ describe('ralph goal --force', () => {
         env: { ...claude.env, RALPH_AGENT_PATH: claude.binaryPath },
       });
     const refused = await goal();
-    expect(refused.exitCode).toBe(1);
+    expect(refused.exitCode).toBe(5);
     expect(refused.stderr).toMatch(/run again with --force/);
     const forced = await goal('--force');
     expect(forced.stderr).toBe('');

@@ -29,6 +29,10 @@ export interface AnthropicServer {
   modelCalls(): ModelRequest[];
   /** Errors thrown by scripts; each also answered the request with a 500. */
   scriptErrors: unknown[];
+  /** Stops listening (and drops open connections): the port refuses connections until `resume`. */
+  pause(): Promise<void>;
+  /** Listens again on the same port. */
+  resume(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -142,8 +146,22 @@ export async function startAnthropicServer(
     requests,
     scriptErrors,
     modelCalls: () => requests.flatMap((r) => (r.model && !r.model.isSideCall ? [r.model] : [])),
+    pause: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+    resume: () =>
+      new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, '127.0.0.1', () => {
+          server.off('error', reject);
+          resolve();
+        });
+      }),
     close: () =>
       new Promise<void>((resolve) => {
+        if (!server.listening) return resolve();
         server.close(() => resolve());
         server.closeAllConnections();
       }),

@@ -1,5 +1,5 @@
 /** A throwaway project with a task file, a scripted model and the real Claude Code, for loop e2e tests. */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AnthropicServer } from './anthropic-server.js';
 import type { ClaudeTestEnv } from './claude-env.js';
@@ -105,6 +105,15 @@ export function prdMd(stories: StoryDef[]): string {
     )
     .join('\n');
   return `# Demo\n\n## Overview\nA demo project.\n\n## User Stories\n\n${body}`;
+}
+
+/** The events of the project's run (its only run folder), in order. */
+export async function runEvents(p: LoopProject): Promise<{ type: string; [k: string]: unknown }[]> {
+  const [name] = await readdir(join(p.repo.dir, '.ralph', 'runs'));
+  return (await p.read(`.ralph/runs/${name}/events.jsonl`))
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { type: string });
 }
 
 /** The feat commits on the branch, oldest first. */

@@ -1,5 +1,6 @@
 /** Runs the built `ralph` CLI as a user would, in a given directory and environment. */
-import { spawn } from 'node:child_process';
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
 export const RALPH_BIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
@@ -32,14 +33,22 @@ export function runProgram(
   args: readonly string[],
   options: CliOptions,
 ): Promise<CliResult> {
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: options.env ?? process.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(options.detached ? { detached: true } : {}),
+  });
+  if (child.pid !== undefined) options.onSpawn?.(child.pid);
+  return outcomeOf(child, options.timeoutMs);
+}
+
+/** A child's output and exit, killed after `timeoutMs` (default two minutes). */
+export function outcomeOf(
+  child: ChildProcessByStdio<null, Readable, Readable>,
+  timeoutMs = 120_000,
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd: options.cwd,
-      env: options.env ?? process.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      ...(options.detached ? { detached: true } : {}),
-    });
-    if (child.pid !== undefined) options.onSpawn?.(child.pid);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -48,7 +57,7 @@ export function runProgram(
     child.stderr.on('data', (d: Buffer) => {
       stderr += d.toString('utf8');
     });
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 120_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.on('error', reject);
     child.on('close', (exitCode, signal) => {
       clearTimeout(timer);

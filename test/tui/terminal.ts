@@ -23,6 +23,10 @@ export interface Screen {
   text: string;
   /** Rows the emulator had to wrap: a drawn line wider than the terminal. */
   wrapped: number[];
+  /** The characters drawn in a colour (foreground or background other than the terminal's own). */
+  colored: string;
+  /** The characters drawn in inverse video (the focused row). */
+  inverse: string;
 }
 
 export interface RalphTerminal {
@@ -117,12 +121,19 @@ export function startRalph(args: readonly string[], options: TerminalOptions): R
     const buffer = term.buffer.active;
     const rows: string[] = [];
     const wrapped: number[] = [];
+    let colored = '';
+    let inverse = '';
     for (let y = 0; y < term.rows; y++) {
       const line = buffer.getLine(buffer.viewportY + y);
       rows.push(line?.translateToString(true) ?? '');
       if (line?.isWrapped) wrapped.push(y);
+      for (let x = 0; x < term.cols; x++) {
+        const cell = line?.getCell(x);
+        if (cell && !(cell.isFgDefault() && cell.isBgDefault())) colored += cell.getChars() || ' ';
+        if (cell?.isInverse()) inverse += cell.getChars() || ' ';
+      }
     }
-    return { rows, text: rows.join('\n'), wrapped };
+    return { rows, text: rows.join('\n'), wrapped, colored, inverse };
   };
   const matches = (s: Screen, what: string | RegExp | ((screen: Screen) => boolean)): boolean =>
     typeof what === 'string' ? s.text.includes(what) : what instanceof RegExp ? what.test(s.text) : what(s);

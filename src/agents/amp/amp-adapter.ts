@@ -16,6 +16,9 @@ export const ampAdapter = defineAdapter({
   modelFlag: null,
   prompt: { kind: 'stdin' },
   createParser: createAmpParser,
+  login: 'run `amp login`, or set AMP_API_KEY',
+  apiBase: (env) => env.AMP_URL || 'https://ampcode.com',
+  resumeArgs: (sessionId) => ['threads', 'continue', sessionId],
 });
 
 export const buildAmpInvocation = ampAdapter.buildInvocation;

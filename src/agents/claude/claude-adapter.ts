@@ -23,6 +23,9 @@ export const claudeAdapter = defineAdapter({
   // `claude -p` reads the prompt on stdin when no prompt argument is given.
   prompt: { kind: 'argument', args: (prompt) => ['--', prompt] },
   createParser: createClaudeParser,
+  login: 'run `claude` and log in with /login, or set ANTHROPIC_API_KEY',
+  apiBase: (env) => env.ANTHROPIC_BASE_URL || 'https://api.anthropic.com',
+  resumeArgs: (sessionId) => [`--resume=${sessionId}`],
   ready: (ctx) =>
     ctx.isRoot && !rootAllowed(ctx.env) ? { ok: false, reason: ROOT_WITHOUT_SANDBOX_REASON } : null,
 });

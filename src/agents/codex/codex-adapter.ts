@@ -25,6 +25,12 @@ export const codexAdapter = defineAdapter({
   // `-` makes `codex exec` read the whole prompt from stdin.
   prompt: { kind: 'argument', args: (prompt) => ['--', prompt], stdinArgs: ['-'] },
   createParser: createCodexParser,
+  login: 'run `codex login`, or set OPENAI_API_KEY',
+  // A provider given with `-c model_providers.<id>={…base_url="…"}` names its own API.
+  apiBase: (env, extraArgs) =>
+    extraArgs.map((arg) => /\bbase_url\s*=\s*"([^"]+)"/.exec(arg)?.[1]).find((url) => url !== undefined) ??
+    (env.OPENAI_BASE_URL || 'https://api.openai.com/v1'),
+  resumeArgs: (sessionId) => ['resume', sessionId],
   async ready(ctx) {
     const codexHome = ctx.env.CODEX_HOME;
     if (codexHome === undefined || codexHome === '' || (await isDirectory(codexHome))) return null;

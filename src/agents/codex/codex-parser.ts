@@ -15,12 +15,24 @@ import {
 
 const RETRY_NOTICE = /^\s*(?:re-?connecting|retrying)\b/i;
 
-/** `Reconnecting... 2/5 (stream disconnected before completion)` as a retry, when it has its count. */
+/**
+ * `Reconnecting... 2/5 (stream disconnected before completion)` as a retry,
+ * when it has its count; `Reconnecting... waiting for network (Connection
+ * failed: …)`, which Codex repeats for as long as the network is gone, as a
+ * retry without one (0 of 0). A bare `Reconnecting...` says too little.
+ */
 function retryNotice(message: string): RetryEvent | null {
   const count = /(\d+)\s*\/\s*(\d+)/.exec(message);
-  if (count === null) return null;
-  const reason = /\(([^)]+)\)/.exec(message)?.[1] ?? message.trim();
-  return { type: 'retry', attempt: Number(count[1]), maxRetries: Number(count[2]), reason };
+  const reason = /\((.+)\)\s*$/.exec(message)?.[1];
+  if (count === null) {
+    return reason === undefined ? null : { type: 'retry', attempt: 0, maxRetries: 0, reason };
+  }
+  return {
+    type: 'retry',
+    attempt: Number(count[1]),
+    maxRetries: Number(count[2]),
+    reason: reason ?? message.trim(),
+  };
 }
 
 /** OpenAI counts cached tokens inside `input_tokens`; ralph's usage keeps them apart. */

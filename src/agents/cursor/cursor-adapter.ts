@@ -16,6 +16,9 @@ export const cursorAdapter = defineAdapter({
   // With no prompt argument, print mode reads the prompt from a piped stdin.
   prompt: { kind: 'argument', args: (prompt) => ['--', prompt] },
   createParser: createCursorParser,
+  login: 'run `cursor-agent login`, or set CURSOR_API_KEY',
+  apiBase: () => 'https://api2.cursor.sh',
+  resumeArgs: (sessionId) => ['--resume', sessionId],
 });
 
 export const buildCursorInvocation = cursorAdapter.buildInvocation;

@@ -1,6 +1,6 @@
 import { defineAdapter } from '../define-adapter.js';
 import { findGeminiAuth } from './gemini-auth.js';
-import { createGeminiParser } from './gemini-parser.js';
+import { createGeminiParser, geminiStderrRetry } from './gemini-parser.js';
 
 export const geminiAdapter = defineAdapter({
   name: 'gemini',
@@ -19,6 +19,13 @@ export const geminiAdapter = defineAdapter({
   // without a prompt argument, a piped stdin is the prompt.
   prompt: { kind: 'argument', args: (prompt) => [`--prompt=${prompt}`] },
   createParser: createGeminiParser,
+  login: 'run `gemini` and log in, or set GEMINI_API_KEY',
+  // Gemini CLI's FatalAuthenticationError.
+  endHints: { exitCodes: { 41: 'auth' } },
+  apiBase: (env) => env.GOOGLE_GEMINI_BASE_URL || 'https://generativelanguage.googleapis.com',
+  resumeArgs: (sessionId) => ['--resume', sessionId],
+  // Gemini CLI's stream says nothing while it retries; its stderr says "Attempt 2 failed with status 503. Retrying…".
+  stderrRetry: geminiStderrRetry,
   async ready(ctx) {
     if ((await findGeminiAuth(ctx.env, process.cwd())) !== undefined) return null;
     return {

@@ -1,6 +1,6 @@
 /** `gemini --output-format stream-json` lines -> AgentEvents. */
 import type { StreamParser } from '../adapter.js';
-import type { AgentEvent, UsageEvent } from '../agent-event.js';
+import type { AgentEvent, RetryEvent, UsageEvent } from '../agent-event.js';
 import { errorEventFromText } from '../classify-error.js';
 import { jsonLineParser, typeOf } from '../stream-json.js';
 import { TOOL_OUTPUT_MAX_CHARS, toolSummary, truncate } from '../summarize.js';
@@ -119,4 +119,20 @@ export function createGeminiParser(): StreamParser {
     const isDelta = typeOf(raw) === 'message' && events.length === 0;
     return isDelta ? events : [...flush(), ...events];
   });
+}
+
+const STDERR_RETRY = /^Attempt (\d+) failed(?: with status (\d+))?\. Retrying with backoff\.\.\.\s*(.*)$/;
+
+/** `Attempt 2 failed with status 503. Retrying with backoff... _ApiError: {…}` from Gemini CLI's stderr. */
+export function geminiStderrRetry(line: string): RetryEvent | undefined {
+  const match = STDERR_RETRY.exec(line.trim());
+  if (match === null) return undefined;
+  const event: RetryEvent = {
+    type: 'retry',
+    attempt: Number(match[1]),
+    maxRetries: 0,
+    reason: (match[3] ?? '').slice(0, 300) || 'error',
+  };
+  if (match[2] !== undefined) event.status = Number(match[2]);
+  return event;
 }

@@ -16,6 +16,10 @@ export const opencodeAdapter = defineAdapter({
   // `opencode run` re-quotes message arguments that contain spaces: the prompt always goes on stdin.
   prompt: { kind: 'stdin' },
   createParser: createOpencodeParser,
+  login: 'run `opencode auth login` for the provider you use',
+  // A custom provider names its API in the config given in OPENCODE_CONFIG_CONTENT; the built-in ones are not known here.
+  apiBase: (env) => /"baseURL"\s*:\s*"([^"]+)"/.exec(env.OPENCODE_CONFIG_CONTENT ?? '')?.[1],
+  resumeArgs: (sessionId) => ['--session', sessionId],
 });
 
 export const buildOpencodeInvocation = opencodeAdapter.buildInvocation;

@@ -1,19 +1,34 @@
 /**
  * `ralph doctor`: which agent CLIs are installed and can run headless here,
- * and whether git and gh are present. Exits 1 when the configured agent
- * (RALPH_AGENT, else config `agent.provider`) cannot run, or git is missing.
+ * whether git and gh are present, and whether `--sandbox` can work here.
+ * Exits 1 when the configured agent (`--agent`, else RALPH_AGENT, else
+ * config `agent.provider`; its binary from `--agent-path`, RALPH_AGENT_PATH
+ * or `agent.path`) cannot run, git is missing, or the config asks for a
+ * sandbox this machine cannot give.
+ * Whether an agent's login works only a real request tells: without `--live`
+ * an installed agent is "installed; login not checked", never ✓; with it,
+ * each installed agent answers one tiny request (its cost shown).
  */
 import { readVersion, resolveBinary } from '../../agents/binary.js';
+import { checkAgentLive, type LiveProblem } from '../../agents/live-check.js';
 import { getAdapter } from '../../agents/registry.js';
 import { ExitCode } from '../../core/errors.js';
+import { formatUsd } from '../../core/money.js';
 import { hasErrors } from '../../core/validation-issue.js';
+import { findSandboxTool } from '../../sandbox/sandbox-tool.js';
 import { type Config, loadConfig } from '../../state/config.js';
-import { PROVIDERS, type Provider, ProviderSchema } from '../../state/config-schema.js';
+import { PROVIDERS, type Provider, ProviderSchema, sandboxSettings } from '../../state/config-schema.js';
 import { findProjectRoot } from '../../state/project-root.js';
 import { print, printJson } from '../output.js';
 
 export interface DoctorOptions {
   json?: boolean;
+  /** The agent to check as the one a run would use (else RALPH_AGENT, else the config's). */
+  agent?: string;
+  /** Its binary, as `ralph run --agent-path` takes it (else RALPH_AGENT_PATH, else agent.path). */
+  agentPath?: string;
+  /** One tiny real request through each installed agent. */
+  live?: boolean;
 }
 
 export interface AgentCheck {
@@ -27,6 +42,10 @@ export interface AgentCheck {
   usable: boolean;
   /** Why it cannot run here, and how to fix it. */
   problem: string | null;
+  /** Whether its login was checked (`--live`) and held. */
+  login: 'not-checked' | 'ok' | 'failed';
+  /** The tiny real request of `--live`. */
+  live?: { ok: boolean; durationMs: number; costUsd?: number; problem?: LiveProblem };
 }
 
 export interface ToolCheck {
@@ -35,36 +54,66 @@ export interface ToolCheck {
   version: string | null;
 }
 
+export interface SandboxCheck {
+  /** `--sandbox` works here. */
+  available: boolean;
+  /** The sandbox this platform uses (`bwrap`, `sandbox-exec`), null where ralph has none. */
+  tool: string | null;
+  path: string | null;
+  version: string | null;
+  /** `sandbox.enabled` in the config: every run asks for it. */
+  configured: boolean;
+  /** Why it cannot work here, and how to fix it. */
+  problem: string | null;
+  fix: string | null;
+}
+
 export interface DoctorReport {
   ok: boolean;
   configured: Provider;
   agents: AgentCheck[];
   git: ToolCheck;
   gh: ToolCheck;
+  sandbox: SandboxCheck;
   notes: string[];
 }
 
 const isRoot = (): boolean => process.getuid?.() === 0;
 
-async function checkAgent(provider: Provider, config: Config, configured: Provider): Promise<AgentCheck> {
+async function checkAgent(
+  provider: Provider,
+  config: Config,
+  configured: Provider,
+  agentPath: string | undefined,
+): Promise<AgentCheck> {
   const adapter = getAdapter(provider);
   const isConfigured = provider === configured;
   const binary = isConfigured
-    ? (process.env.RALPH_AGENT_PATH ?? config.agent.path ?? adapter?.defaultBinary ?? provider)
+    ? (agentPath ?? process.env.RALPH_AGENT_PATH ?? config.agent.path ?? adapter?.defaultBinary ?? provider)
     : (adapter?.defaultBinary ?? provider);
   const base = { provider, name: adapter?.displayName ?? provider, configured: isConfigured, binary };
   if (adapter === undefined) {
-    return { ...base, path: null, version: null, usable: false, problem: 'ralph has no adapter for it yet' };
+    return {
+      ...base,
+      path: null,
+      version: null,
+      usable: false,
+      problem: 'ralph has no adapter for it yet',
+      login: 'not-checked',
+    };
   }
   const env: NodeJS.ProcessEnv = { ...process.env, ...(config.agent.env[provider] ?? {}) };
   const path = (await resolveBinary(binary, env)) ?? null;
   // On a missing binary the preflight answers at once, with how to install it.
   const preflight = await adapter.preflight({ binaryPath: path ?? binary, env, isRoot: isRoot() });
+  const login = 'not-checked' as const;
   if (path === null) {
     const problem = preflight.ok ? 'not installed' : preflight.reason;
-    return { ...base, path, version: null, usable: false, problem };
+    return { ...base, path, version: null, usable: false, problem, login };
   }
-  if (preflight.ok) return { ...base, path, version: preflight.version ?? null, usable: true, problem: null };
+  if (preflight.ok) {
+    return { ...base, path, version: preflight.version ?? null, usable: true, problem: null, login };
+  }
   const version = await readVersion(path, env);
   return {
     ...base,
@@ -72,6 +121,58 @@ async function checkAgent(provider: Provider, config: Config, configured: Provid
     version: version.ok ? version.version : null,
     usable: false,
     problem: preflight.reason,
+    login,
+  };
+}
+
+/** One tiny real request through an installed agent, as the run would start it. */
+async function checkLive(check: AgentCheck, config: Config): Promise<AgentCheck> {
+  const adapter = getAdapter(check.provider);
+  if (adapter === undefined || check.path === null || !check.usable) return check;
+  const env: NodeJS.ProcessEnv = { ...process.env, ...(config.agent.env[check.provider] ?? {}) };
+  const model = check.configured ? (config.agent.model ?? undefined) : undefined;
+  const live = await checkAgentLive({
+    adapter,
+    binaryPath: check.path,
+    env,
+    extraArgs: config.agent.args[check.provider] ?? [],
+    ...(model ? { model } : {}),
+  });
+  const spent = live.costUsd === undefined ? {} : { costUsd: live.costUsd };
+  return live.ok
+    ? { ...check, login: 'ok', live: { ok: true, durationMs: live.durationMs, ...spent } }
+    : {
+        ...check,
+        usable: false,
+        login: 'failed',
+        problem: `${live.failure.cause}: ${live.failure.message}`,
+        live: { ok: false, durationMs: live.durationMs, ...spent, problem: live.failure },
+      };
+}
+
+function checkSandbox(config: Config): SandboxCheck {
+  const found = findSandboxTool();
+  const configured = sandboxSettings(config).enabled;
+  if (found.ok) {
+    const { kind, path } = found.tool;
+    return {
+      available: true,
+      tool: kind,
+      path,
+      version: found.version,
+      configured,
+      problem: null,
+      fix: null,
+    };
+  }
+  return {
+    available: false,
+    tool: found.kind,
+    path: null,
+    version: null,
+    configured,
+    problem: `it needs ${found.reason}`,
+    fix: found.fix,
   };
 }
 
@@ -82,38 +183,46 @@ async function checkTool(name: string): Promise<ToolCheck> {
   return { name, path, version: version.ok ? version.version : null };
 }
 
-export async function gatherDoctorReport(cwd: string): Promise<DoctorReport> {
+export async function gatherDoctorReport(cwd: string, opts: DoctorOptions = {}): Promise<DoctorReport> {
   const notes: string[] = [];
   const loaded = await loadConfig(await findProjectRoot(cwd));
   if (hasErrors(loaded.issues))
     notes.push(`${loaded.file} has errors (run \`ralph validate\`); using the defaults`);
   const { config } = loaded;
   const fromEnv = process.env.RALPH_AGENT;
-  const parsed = ProviderSchema.safeParse(fromEnv);
-  if (fromEnv !== undefined && !parsed.success)
+  const parsed = ProviderSchema.safeParse(opts.agent ?? fromEnv);
+  if (opts.agent === undefined && fromEnv !== undefined && !parsed.success)
     notes.push(`RALPH_AGENT=${fromEnv} is not an agent ralph knows`);
   const configured = parsed.success ? parsed.data : config.agent.provider;
-  const [agents, git, gh] = await Promise.all([
-    Promise.all(PROVIDERS.map((p) => checkAgent(p, config, configured))),
+  const [installed, git, gh] = await Promise.all([
+    Promise.all(PROVIDERS.map((p) => checkAgent(p, config, configured, opts.agentPath))),
     checkTool('git'),
     checkTool('gh'),
   ]);
+  // One at a time: each is a whole agent CLI making a model request.
+  const agents: AgentCheck[] = [];
+  for (const a of installed) agents.push(opts.live ? await checkLive(a, config) : a);
   if (gh.path === null) notes.push('gh is only needed to open pull requests (onComplete.createPR)');
   const agentOk = agents.some((a) => a.configured && a.usable);
-  return { ok: agentOk && git.path !== null, configured, agents, git, gh, notes };
+  const sandbox = checkSandbox(config);
+  const sandboxOk = sandbox.available || !sandbox.configured;
+  return { ok: agentOk && git.path !== null && sandboxOk, configured, agents, git, gh, sandbox, notes };
 }
 
 export function formatDoctorReport(report: DoctorReport): string[] {
   const width = Math.max(...report.agents.map((a) => a.provider.length));
   const lines = ['agents:'];
   for (const a of report.agents) {
-    const mark = a.usable ? '✓' : a.path === null ? '·' : '✗';
+    // ✓ only for what was checked: an installed agent's login is known only after a real request.
+    const mark = a.path === null ? '·' : !a.usable ? '✗' : a.login === 'ok' ? '✓' : '?';
     const what =
       a.path === null
         ? `${a.name}: not found (${a.binary})`
-        : `${a.name} ${a.version ?? '(version unknown)'}  ${a.path}`;
+        : `${a.name} ${a.version ?? '(version unknown)'}  ${a.path}${loginWords(a)}`;
     lines.push(`  ${mark} ${a.provider.padEnd(width)}  ${what}${a.configured ? '  [configured]' : ''}`);
     if (a.path !== null && a.problem !== null) lines.push(`      ${a.problem}`);
+    const fix = a.live?.problem ? fixFor(a) : undefined;
+    if (fix) lines.push(`      ${fix}`);
   }
   lines.push('tools:');
   for (const t of [report.git, report.gh]) {
@@ -121,6 +230,7 @@ export function formatDoctorReport(report: DoctorReport): string[] {
       t.path === null ? `  · ${t.name}: not found` : `  ✓ ${t.name} ${t.version ?? ''}  ${t.path}`.trimEnd(),
     );
   }
+  lines.push(...sandboxLines(report.sandbox));
   for (const note of report.notes) lines.push(`note: ${note}`);
   const configured = report.agents.find((a) => a.configured);
   if (report.git.path === null) lines.push('git is required: install it and run `ralph doctor` again');
@@ -132,8 +242,40 @@ export function formatDoctorReport(report: DoctorReport): string[] {
   return lines;
 }
 
+/** After the path: what is known of the login. */
+function loginWords(a: AgentCheck): string {
+  if (!a.usable && a.live === undefined) return '';
+  if (a.live === undefined) return '  installed; login not checked (ralph doctor --live checks it)';
+  const cost = a.live.costUsd === undefined ? '' : `, ${formatUsd(a.live.costUsd)}`;
+  const took = `${(a.live.durationMs / 1000).toFixed(1)}s${cost}`;
+  return a.live.ok ? `  live: logged in, API answered (${took})` : `  live: failed (${took})`;
+}
+
+function fixFor(a: AgentCheck): string | undefined {
+  const adapter = getAdapter(a.provider);
+  const cause = a.live?.problem?.cause;
+  if (adapter === undefined || cause === undefined) return undefined;
+  if (cause === 'auth') return `to fix: ${adapter.login}`;
+  if (cause === 'unreachable')
+    return `its API (${adapter.apiBase(process.env, []) ?? 'unknown'}) cannot be reached from here`;
+  return undefined;
+}
+
+function sandboxLines(s: SandboxCheck): string[] {
+  const asked = s.configured ? '  [sandbox.enabled]' : '';
+  if (s.available) {
+    const version = s.version ? ` ${s.version}` : '';
+    return ['sandbox:', `  ✓ ${s.tool}${version}  ${s.path}${asked}  (--sandbox works here)`];
+  }
+  return [
+    'sandbox:',
+    `  ✗ ${s.tool ?? 'none'}: --sandbox cannot work here${asked}: ${s.problem}`,
+    `      to fix it: ${s.fix}`,
+  ];
+}
+
 export async function doctorCommand(opts: DoctorOptions): Promise<number> {
-  const report = await gatherDoctorReport(process.cwd());
+  const report = await gatherDoctorReport(process.cwd(), opts);
   if (opts.json) printJson(report);
   else for (const line of formatDoctorReport(report)) print(line);
   return report.ok ? ExitCode.Success : ExitCode.WorkLeft;

@@ -2,7 +2,7 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_GOAL_MAX_ITERATIONS } from '../../app/command-options.js';
 import { PROVIDERS } from '../../state/providers.js';
-import { addWorkspaceOptions } from './run-options.js';
+import { addReachOptions, addSandboxOptions, addWorkspaceOptions, OUTAGE_WAIT_HELP } from './run-options.js';
 
 export type { GoalOptions } from '../../app/command-options.js';
 
@@ -50,10 +50,16 @@ export function addGoalOptions(command: Command): Command {
       wholeNumber(1),
     )
     .option('--max-cost <usd>', 'stop before exceeding this spend', positiveNumber)
+    .option('--outage-wait <secs>', OUTAGE_WAIT_HELP, wholeNumber(1))
     .option('-d, --dry-run', 'print the prompt of the next iteration; run nothing')
     .option('--headless', 'plain line output even on a TTY')
     .option('--json', 'NDJSON events on stdout (implies --headless)');
-  return addWorkspaceOptions(base, 'the goal is complete')
+  return addSandboxOptions(
+    addReachOptions(
+      addWorkspaceOptions(base, 'the goal is complete'),
+      'when the agent needs a person, wait for the answer (ralph answer) instead of exiting 1',
+    ),
+  )
     .option('-v, --verbose', "show the agent's own text and tool output")
     .option(
       '-l, --log <file>',

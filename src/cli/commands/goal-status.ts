@@ -1,15 +1,23 @@
 import { relative } from 'node:path';
 import { ExitCode } from '../../core/errors.js';
 import { formatUsd as money } from '../../core/money.js';
+import { answerCommand, isOpen } from '../../core/questions.js';
+import { listQuestions } from '../../state/questions.js';
 import { firstLine, plural, statusMark } from '../format.js';
 import { type GoalRunTarget, readGoalRun } from '../goal-target.js';
 import { print, printJson } from '../output.js';
 
 /** `ralph status <goal run>`: the steps with ✓ ● ○, the mode, and the run's totals. */
 export async function goalStatusCommand(target: GoalRunTarget, opts: { json?: boolean }): Promise<number> {
-  const { summary: s, worktree } = await readGoalRun(target);
+  const { summary: s, worktree, sandbox } = await readGoalRun(target);
+  const questions = await listQuestions(target.runDir);
   if (opts.json) {
-    printJson({ kind: 'goal', ...s, worktree });
+    const listed = questions.map((q) => ({
+      ...q,
+      answer: q.answer ?? null,
+      ...(q.answer ? {} : { command: answerCommand(target.name, q.id) }),
+    }));
+    printJson({ kind: 'goal', ...s, worktree, sandbox, questions: listed });
     return ExitCode.Success;
   }
   const where = worktree
@@ -19,7 +27,7 @@ export async function goalStatusCommand(target: GoalRunTarget, opts: { json?: bo
   const mode = s.mode
     ? ` · mode: ${s.mode}${s.iteration !== null ? ` (iteration ${s.iteration})` : ' next'}`
     : '';
-  print(`state: ${s.state}${mode}`);
+  print(`state: ${s.state}${mode}${sandbox ? `  🔒 ${sandbox} sandbox` : ''}`);
   if (s.steps.length === 0) print('  no steps yet: a planning iteration makes them');
   for (const step of s.steps) {
     const worked = step.iterations > 0 ? `  (${plural(step.iterations, 'iteration')})` : '';
@@ -31,5 +39,9 @@ export async function goalStatusCommand(target: GoalRunTarget, opts: { json?: bo
   );
   if (s.finalSummary) print(`goal complete: ${firstLine(s.finalSummary)}`);
   if (s.humanNeeded) print(`needs a human: ${s.humanNeeded.reason}`);
+  for (const q of questions.filter(isOpen)) {
+    print(`? ${q.id} asks: ${firstLine(q.question)}`);
+    print(`    answer with: ${answerCommand(target.name, q.id)}`);
+  }
   return ExitCode.Success;
 }

@@ -2,22 +2,28 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { executeGoal, goalMaxIterations } from '../../app/execute-goal.js';
 import { withInterrupts } from '../../app/interrupts.js';
+import { webhookTargets } from '../../app/webhooks.js';
 import { GOAL_PROMPT } from '../../core/embedded-prompts.js';
 import { ExitCode, UsageError } from '../../core/errors.js';
 import { chooseGoalRunName } from '../../core/goal-run-name.js';
+import { goalQuestionId, latestAnswer } from '../../core/questions.js';
 import { type GoalSpec, goalSpecFromText } from '../../goal/goal-spec.js';
 import { nameUseIn } from '../../goal/name-use.js';
 import { promptFor, repoRelativeGoalFile, selectionFor } from '../../goal/next-iteration.js';
 import { goalRunFiles, readGoalProgress } from '../../goal/progress-file.js';
 import { beginSession, newGoalProgress } from '../../goal/progress-update.js';
 import { readSprintFile } from '../../goal/sprint-file.js';
+import { workspaceMode } from '../../run/workspace.js';
+import { requireSandbox } from '../../sandbox/run-sandbox.js';
 import { type Config, loadConfigOrThrow } from '../../state/config.js';
-import { runDir, validatePrdName, workflowFile, workflowsDir } from '../../state/layout.js';
+import { runDir, validatePrdName, workflowFile, workflowsDir, worktreeDir } from '../../state/layout.js';
 import { findProjectRoot } from '../../state/project-root.js';
+import { listQuestions } from '../../state/questions.js';
 import { canDrawLive } from '../../ui/tui/can-draw-live.js';
-import { print } from '../output.js';
+import { print, printError } from '../output.js';
 import { requireGitRepository } from '../require-git.js';
 import { openRunSinks, warnOnStderr } from '../run-sinks.js';
+import { sandboxLines } from '../sandbox-line.js';
 import type { GoalOptions } from './goal-options.js';
 import type { RunOptions } from './run-options.js';
 
@@ -48,7 +54,7 @@ export async function runGoalFile(file: string, opts: RunOptions): Promise<numbe
     file,
     ...pick(opts, ['agent', 'agentPath', 'model', 'maxIterations', 'timeout', 'idleTimeout', 'maxRetries']),
     ...pick(opts, ['maxCost', 'dryRun', 'headless', 'json', 'verbose', 'log']),
-    ...pick(opts, ['worktree', 'branch', 'allowDirty', 'force', 'push', 'pr']),
+    ...pick(opts, ['worktree', 'branch', 'allowDirty', 'force', 'push', 'pr', 'sandbox']),
   };
   const spec = await goalSpec(root, undefined, goalOpts, config, true);
   return runGoal(root, config, spec, goalOpts);
@@ -97,9 +103,14 @@ async function goalSpec(
 async function runGoal(root: string, config: Config, spec: GoalSpec, opts: GoalOptions): Promise<number> {
   const dir = runDir(root, spec.name);
   const promptTemplate = loadGoalTemplate(root);
+  // Never a silent run without the sandbox asked for: refused here, before a dry run, the TUI or anything else.
+  requireSandbox(opts, config);
   if (opts.dryRun) {
     const maxIterations = goalMaxIterations(opts, spec, config);
     print(await dryRunPrompt(root, config, spec, dir, promptTemplate, maxIterations));
+    const checkout =
+      workspaceMode(opts, config.worktree.enabled) === 'worktree' ? worktreeDir(root, spec.name) : root;
+    for (const line of await sandboxLines({ root, runDir: dir, checkout, config, opts })) printError(line);
     return ExitCode.Success;
   }
 
@@ -108,7 +119,7 @@ async function runGoal(root: string, config: Config, spec: GoalSpec, opts: GoalO
     const { runGoalInTui } = await import('../tui-goal-session.js');
     return runGoalInTui(root, config, spec, opts, promptTemplate);
   }
-  const log = openRunSinks(spec.name, dir, opts);
+  const log = openRunSinks(spec.name, dir, { ...opts, webhooks: webhookTargets(config, opts.notify) });
   try {
     return await withInterrupts(
       (how) => log.emit({ type: 'stop-requested', how }),
@@ -140,10 +151,13 @@ async function dryRunPrompt(
   const progress = beginSession(saved ?? newGoalProgress(spec, new Date(), goalFileInRepo), spec, {
     maxIterations,
   });
+  const human = progress.humanNeeded;
+  const answer = human ? latestAnswer(await listQuestions(dir), goalQuestionId(human.iteration)) : undefined;
   return promptFor(progress, selectionFor(progress), progress.stats.currentIteration + 1, {
     template,
     checks: config.checks,
     ...(goalFileInRepo !== undefined ? { goalFileInRepo } : {}),
+    ...(answer !== undefined ? { answer } : {}),
   });
 }
 

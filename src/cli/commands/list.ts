@@ -1,9 +1,11 @@
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { wantsGithub } from '../../app/command-options.js';
 import { liveTaskPath } from '../../app/task-context.js';
 import { ExitCode } from '../../core/errors.js';
 import type { GoalMode } from '../../core/goal-types.js';
+import type { Prd } from '../../core/types.js';
 import { listRalphWorktrees, type RalphWorktree } from '../../git/ralph-worktrees.js';
 import { isGoalRun, listGoalRuns } from '../../goal/goal-runs.js';
 import type { GoalRunState } from '../../goal/goal-summary.js';
@@ -12,7 +14,9 @@ import { isValidPrdName, runDir, runPaths, worktreesDir } from '../../state/layo
 import { locateProject } from '../../state/project-root.js';
 import { resolveTarget } from '../../state/resolve-target.js';
 import { firstLine } from '../format.js';
+import { openCommandTarget } from '../open-source-target.js';
 import { print, printJson } from '../output.js';
+import type { SourceFlags } from './source-options.js';
 
 interface ListedPrd {
   kind: 'prd';
@@ -23,6 +27,8 @@ interface ListedPrd {
   errors: number;
   /** The PRD's worktree, when it has one. */
   worktree: { path: string; branch: string | null } | null;
+  /** `github`: the stories are a label's open issues (`--source github`). */
+  source?: 'github';
 }
 
 interface ListedGoal {
@@ -46,8 +52,10 @@ interface Orphan {
   reason: string;
 }
 
-export async function listCommand(opts: { json?: boolean }): Promise<number> {
+export async function listCommand(opts: { json?: boolean } & SourceFlags): Promise<number> {
   const { root, inGit } = await locateProject(process.cwd());
+  // `--source github`: the label's issues are listed too, read from GitHub first (a bad token stops here).
+  const github = wantsGithub(opts) ? await openCommandTarget(undefined, opts, { knownRoot: root }) : null;
   // git lists the worktrees while the task files are read.
   const listing = inGit ? listRalphWorktrees(root, worktreesDir(root)) : Promise.resolve([]);
   // A failure surfaces where it is awaited, not as an unhandled rejection meanwhile.
@@ -56,6 +64,7 @@ export async function listCommand(opts: { json?: boolean }): Promise<number> {
   const read: Omit<ListedPrd, 'worktree'>[] = [];
   for (const name of names) read.push(await describe(root, name));
   const worktrees = await listing;
+  if (github) read.push({ ...describePrd(github.target.name, github.prd), source: 'github' });
   const rows = read.map((row): ListedPrd => ({ ...row, worktree: worktreeOf(row.name, worktrees) }));
   const goals: ListedGoal[] = [];
   for (const name of await listGoalRuns(root)) {
@@ -129,19 +138,22 @@ async function describe(root: string, name: string): Promise<Omit<ListedPrd, 'wo
     if (!result.ok) {
       return { kind: 'prd', name, title: null, done: 0, total: 0, errors: result.issues.length };
     }
-    const stories = result.prd.stories;
-    return {
-      kind: 'prd',
-      name,
-      title: result.prd.project,
-      done: stories.filter((s) => s.status === 'done').length,
-      total: stories.length,
-      errors: 0,
-    };
+    return describePrd(name, result.prd);
   } catch {
     // A PRD folder without a task file: listed, so the user sees it.
     return { kind: 'prd', name, title: null, done: 0, total: 0, errors: 1 };
   }
+}
+
+function describePrd(name: string, prd: Prd): Omit<ListedPrd, 'worktree'> {
+  return {
+    kind: 'prd',
+    name,
+    title: prd.project,
+    done: prd.stories.filter((s) => s.status === 'done').length,
+    total: prd.stories.length,
+    errors: 0,
+  };
 }
 
 async function describeGoal(root: string, name: string): Promise<ListedGoal> {

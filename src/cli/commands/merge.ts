@@ -160,5 +160,5 @@ export async function refuseWhileRunning(root: string, name: string): Promise<vo
   const lock = await inspectLock(runPaths(root, name).lock);
   if (lock.kind !== 'held') return;
   const who = lock.info ? ` (pid ${lock.info.pid} on ${lock.info.host})` : '';
-  throw new RalphError(`a run of ${name} is in progress${who}; stop it first`, 'locked', ExitCode.Usage);
+  throw new RalphError(`a run of ${name} is in progress${who}; stop it first`, 'locked', ExitCode.Locked);
 }

@@ -3,6 +3,7 @@ import { ExitCode } from '../../core/errors.js';
 import { integrateRole } from '../../scale-out/integrate-role.js';
 import { planRole } from '../../scale-out/plan-role.js';
 import { loadConfigOrThrow } from '../../state/config.js';
+import { openCommandTarget } from '../open-source-target.js';
 import { openTaskContext } from '../open-target.js';
 import { print, printError, printJson } from '../output.js';
 import { requireGitRepository } from '../require-git.js';
@@ -10,7 +11,8 @@ import { openRunSinks } from '../run-sinks.js';
 import { loadPromptTemplate } from './run.js';
 import type { RunOptions } from './run-options.js';
 
-export interface PlanOptions extends Pick<RunOptions, 'branch' | 'worktree' | 'force' | 'agent'> {
+export interface PlanOptions
+  extends Pick<RunOptions, 'branch' | 'worktree' | 'force' | 'agent' | 'source' | 'label' | 'repo'> {
   json?: boolean;
   parallel?: number;
 }
@@ -22,7 +24,7 @@ export interface PlanOptions extends Pick<RunOptions, 'branch' | 'worktree' | 'f
  */
 export async function planCommand(target: string | undefined, opts: PlanOptions): Promise<number> {
   await requireGitRepository(process.cwd(), '`ralph plan`');
-  const ctx = await openTaskContext(target);
+  const ctx = await openCommandTarget(target, opts);
   const config = await loadConfigOrThrow(ctx.root);
   await requireSharedRemote(ctx.root, 'plan');
   const log = openRunSinks(ctx.target.name, ctx.target.runDir, { screen: false });

@@ -1,4 +1,5 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { checkWebhookUrl } from '../../core/notification.js';
 import { PROVIDERS } from '../../state/providers.js';
 
 export type { RunOptions, WorkspaceFlags } from '../../app/command-options.js';
@@ -14,6 +15,27 @@ const positiveNumber = (value: string): number => {
   if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number');
   return n;
 };
+
+/** `--notify URL`, repeatable; a URL that cannot be posted to is a usage error before anything runs. */
+const webhookUrl = (value: string, previous: string[] = []): string[] => {
+  const checked = checkWebhookUrl(value);
+  if (!checked.ok) throw new InvalidArgumentError(`not a webhook URL (${checked.reason})`);
+  return [...previous, checked.url];
+};
+
+/** `--notify` and `--wait`: reaching the person away from the terminal. The same for a PRD run and a goal run. */
+export function addReachOptions(command: Command, wait: string): Command {
+  return command
+    .option(
+      '--notify <url>',
+      'POST a JSON event (event, text, prd, story, passed, total, costUsd, at) to this webhook; repeatable',
+      webhookUrl,
+    )
+    .option('--wait', wait);
+}
+
+export const OUTAGE_WAIT_HELP =
+  'how long to wait out an unreachable, overloaded or failing agent API before stopping with exit 3 (default 7200)';
 
 export const FORCE_HELP =
   "take the run's lock even if another run seems to hold it (only when you know that run is gone)";
@@ -37,6 +59,16 @@ export function addWorkspaceOptions(command: Command, done: string): Command {
     .option('--pr', `push and open a pull request with gh when ${done} (config onComplete.createPR)`);
 }
 
+/** `--sandbox` / `--no-sandbox`: the same for a PRD run and a goal run. */
+export function addSandboxOptions(command: Command): Command {
+  return command
+    .option(
+      '--sandbox',
+      'run the agent, its gates and hooks in a sandbox (bubblewrap on Linux, sandbox-exec on macOS): they write only the checkout (config sandbox.enabled)',
+    )
+    .option('--no-sandbox', 'run without a sandbox even if the config asks for one');
+}
+
 /** The `ralph run` options (contract). */
 export function addRunOptions(command: Command): Command {
   const base = command
@@ -53,12 +85,18 @@ export function addRunOptions(command: Command): Command {
       'park a story whose attempts together reach this spend (config limits.maxCostPerStory)',
       positiveNumber,
     )
+    .option('--outage-wait <secs>', OUTAGE_WAIT_HELP, positiveInt)
     .option('-s, --story <id>', 'run only this story')
     .option('-r, --resume-from <id>', 'skip stories before this one')
     .option('-d, --dry-run', 'print the prompt for the next story; run nothing')
     .option('--headless', 'plain line output even on a TTY')
     .option('--json', 'NDJSON events on stdout (implies --headless)');
-  return addWorkspaceOptions(base, 'every story has passed')
+  return addSandboxOptions(
+    addReachOptions(
+      addWorkspaceOptions(base, 'every story has passed'),
+      'when only stories waiting for answers are left, wait for the answers instead of exiting 1',
+    ),
+  )
     .option(
       '--parallel <n>',
       'run up to n independent stories at once, each in its own worktree, landed through a merge queue (default 1)',

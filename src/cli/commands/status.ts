@@ -10,10 +10,11 @@ import type { LockStatus } from '../../state/lock.js';
 import { locateProject } from '../../state/project-root.js';
 import { runForecast } from '../../state/run-forecast.js';
 import type { CurrentAttempt, RunState } from '../../state/run-state.js';
-import { duration, statusMark } from '../format.js';
+import { duration, firstLine, statusMark } from '../format.js';
 import { findGoalRun } from '../goal-run-target.js';
-import { openTaskContext } from '../open-target.js';
+import { openCommandTarget } from '../open-source-target.js';
 import { print, printJson } from '../output.js';
+import type { SourceFlags } from './source-options.js';
 
 /** The attempt a live run is on: the run state names it, the lock says whether that run is still going. */
 interface Running extends CurrentAttempt {
@@ -21,11 +22,14 @@ interface Running extends CurrentAttempt {
   pid: number;
 }
 
-export async function statusCommand(target: string | undefined, opts: { json?: boolean }): Promise<number> {
+export async function statusCommand(
+  target: string | undefined,
+  opts: { json?: boolean } & SourceFlags,
+): Promise<number> {
   const { root, inGit } = await locateProject(process.cwd());
-  const goal = await findGoalRun(target, process.cwd(), root);
+  const goal = opts.source === undefined ? await findGoalRun(target, process.cwd(), root) : null;
   if (goal) return (await import('./goal-status.js')).goalStatusCommand(goal, opts);
-  const ctx = await openTaskContext(target, process.cwd(), root);
+  const ctx = await openCommandTarget(target, opts, { knownRoot: root });
   const run = await runStateIn(ctx.target.runDir);
   const lock = await lockIn(ctx.target.runDir);
   const running: Running | null =
@@ -41,8 +45,12 @@ export async function statusCommand(target: string | undefined, opts: { json?: b
       ? activity.running.map((r) => ({ ...r, elapsedMs: Date.now() - Date.parse(r.startedAt) }))
       : [];
   const cutShort = lock.kind === 'held' ? [] : activity.running;
+  // The live run's sandbox, as its lock says.
+  const sandbox = lock.kind === 'held' ? (lock.info?.sandbox ?? null) : null;
+  const locked = sandbox ? `  🔒 ${sandbox} sandbox` : '';
   const parked = new Set(Object.entries(run?.stories ?? {}).flatMap(([id, s]) => (s.parked ? [id] : [])));
-  const selection = selectNextStory(ctx.prd.stories, { parked });
+  const asked = await questionsIn(ctx.target.runDir, ctx.target.name);
+  const selection = selectNextStory(ctx.prd.stories, { parked, waiting: asked.waiting });
   const next = selection.kind === 'story' ? selection.story : null;
   const done = ctx.prd.stories.filter((s) => s.status === 'done').length;
   const forecast = runForecast(run, storiesLeft(ctx.prd.stories, {}, parked), Math.max(1, workers.length));
@@ -55,18 +63,24 @@ export async function statusCommand(target: string | undefined, opts: { json?: b
       project: ctx.prd.project,
       done,
       total: ctx.prd.stories.length,
-      stories: ctx.prd.stories.map((s) => storyJson(s, run, parked)),
+      stories: ctx.prd.stories.map((s) => ({
+        ...storyJson(s, run, parked),
+        waiting: s.status !== 'done' && asked.waiting.has(s.id),
+        question: asked.latest.get(s.id) ?? null,
+      })),
       next: next ? { id: next.id, title: next.title } : null,
+      questions: asked.all,
       running,
       workers,
       verified: activity.verified,
+      sandbox,
       run: run ? runJson(run) : null,
       forecast,
     });
     return ExitCode.Success;
   }
 
-  const shown = relative(process.cwd(), ctx.livePath) || ctx.livePath;
+  const shown = ctx.source?.remote ? ctx.livePath : relative(process.cwd(), ctx.livePath) || ctx.livePath;
   // One write for the whole listing: a line at a time, a PRD of thousands of stories took longer to print than to read.
   const out: string[] = [];
   out.push(`${ctx.target.name}: ${ctx.prd.project} (${shown})`);
@@ -86,19 +100,22 @@ export async function statusCommand(target: string | undefined, opts: { json?: b
       continue;
     }
     const extra = attempts ? `  (${attempts} attempt${attempts === 1 ? '' : 's'})` : '';
-    out.push(`  ${statusMark(s.status, parked.has(s.id))} ${s.id}  ${s.title}${extra}`);
+    const waiting = s.status !== 'done' && asked.waiting.has(s.id);
+    out.push(`  ${statusMark(s.status, parked.has(s.id), waiting)} ${s.id}  ${s.title}${extra}`);
+    const question = asked.latest.get(s.id);
+    if (question && s.status !== 'done') out.push(...questionLines(question));
   }
   out.push(`${done}/${ctx.prd.stories.length} done · next: ${next ? `${next.id} ${next.title}` : 'none'}`);
   if (forecast) out.push(`forecast: ${describeForecast(forecast)}`);
   if (running) {
     out.push(
-      `running: ${running.storyId} attempt ${running.attempt} (iteration ${running.iteration}), for ${duration(running.elapsedMs)}`,
+      `running: ${running.storyId} attempt ${running.attempt} (iteration ${running.iteration}), for ${duration(running.elapsedMs)}${locked}`,
     );
   } else if (workers.length > 0) {
     const list = workers.map(
       (w) => `${w.id} on worker ${w.worker} (attempt ${w.attempt}, for ${duration(w.elapsedMs)})`,
     );
-    out.push(`running: ${list.join(', ')}`);
+    out.push(`running: ${list.join(', ')}${locked}`);
   } else if (cutShort.length > 0) {
     out.push(
       `interrupted: the last run stopped with ${cutShort.map((r) => r.id).join(', ')} in flight; \`ralph run\` rolls them back and goes on`,
@@ -121,6 +138,48 @@ export async function statusCommand(target: string | undefined, opts: { json?: b
   }
   print(out.join('\n'));
   return ExitCode.Success;
+}
+
+interface StatusQuestion {
+  id: string;
+  storyId?: string;
+  question: string;
+  askedAt: string;
+  answer: { text: string; at: string } | null;
+  /** For a question still open: the command that answers it. */
+  command?: string;
+}
+
+/** Under a story: its question, and the answer or the command that gives one. */
+function questionLines(q: StatusQuestion): string[] {
+  const lines = [`      asks: ${firstLine(q.question)}`];
+  if (q.answer) lines.push(`      answered: ${firstLine(q.answer.text)} (its next attempt gets it)`);
+  else if (q.command) lines.push(`      answer with: ${q.command}`);
+  return lines;
+}
+
+/** The run's questions: every one (with answers), each story's latest, and the stories that wait. */
+async function questionsIn(runDir: string, run: string) {
+  const none = {
+    all: [] as StatusQuestion[],
+    latest: new Map<string, StatusQuestion>(),
+    waiting: new Set<string>(),
+  };
+  if (!existsSync(join(runDir, 'questions.json'))) return none;
+  const { listQuestions } = await import('../../state/questions.js');
+  const { answerCommand, waitingStories } = await import('../../core/questions.js');
+  const questions = await listQuestions(runDir);
+  const all: StatusQuestion[] = questions.map((q) => ({
+    id: q.id,
+    ...(q.storyId !== undefined ? { storyId: q.storyId } : {}),
+    question: q.question,
+    askedAt: q.askedAt,
+    answer: q.answer ?? null,
+    ...(q.answer ? {} : { command: answerCommand(run, q.id) }),
+  }));
+  const latest = new Map<string, StatusQuestion>();
+  for (const q of all) if (q.storyId !== undefined) latest.set(q.storyId, q);
+  return { all, latest, waiting: waitingStories(questions) };
 }
 
 // The readers of the run state and the lock validate with zod, a large part of

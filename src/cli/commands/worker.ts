@@ -4,6 +4,7 @@ import { ExitCode } from '../../core/errors.js';
 import type { RunEvent } from '../../events/run-event.js';
 import { type WorkerOutcome, workerRole } from '../../scale-out/worker-role.js';
 import type { Config } from '../../state/config.js';
+import { plural } from '../format.js';
 import { print } from '../output.js';
 import type { RunOptions } from './run-options.js';
 
@@ -45,6 +46,10 @@ function exitCodeOf(outcome: WorkerOutcome): number {
       return ExitCode.Success;
     case 'aborted':
       return ExitCode.Interrupted;
+    case 'agent-unusable':
+      return ExitCode.AgentUnusable;
+    case 'outage':
+      return ExitCode.LimitReached;
     default:
       return ExitCode.WorkLeft;
   }
@@ -61,10 +66,15 @@ function describe(storyId: string, outcome: WorkerOutcome): string {
     case 'not-ready':
       return `${storyId} was not run: ${outcome.reason}`;
     case 'parked':
-      return `${storyId} parked on origin after ${outcome.attempts} attempts: ${outcome.reason}`;
+      return `${storyId} parked on origin after ${plural(outcome.attempts, 'attempt')}: ${outcome.reason}`;
     case 'rate-limited':
       return `${storyId} was rate limited; nothing pushed, it will be planned again`;
     case 'aborted':
       return `${storyId} interrupted; nothing pushed, it will be planned again`;
+    case 'asked':
+      return `${storyId} asks: ${outcome.reason}; nothing pushed`;
+    case 'agent-unusable':
+    case 'outage':
+      return `${storyId} was not worked: ${outcome.reason}; nothing pushed or counted`;
   }
 }

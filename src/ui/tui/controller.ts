@@ -14,7 +14,7 @@ import {
   requestQuit,
   type ViewMetrics,
 } from './model/keys.js';
-import { lastIteration } from './model/run-view.js';
+import { lastIteration, withLimit } from './model/run-view.js';
 import { type Action, initialState, reduce, type TuiState } from './model/tui-state.js';
 import type { SessionEvent, TerminalLease, TuiSession } from './session.js';
 
@@ -61,6 +61,8 @@ export function createController(session: TuiSession, options: ControllerOptions
     handOff: session.handOff !== undefined && options.terminal !== undefined,
     merge: session.merge !== undefined,
     clean: session.clean !== undefined,
+    answer: session.answer !== undefined,
+    recheckAgent: session.recheckAgent !== undefined,
   };
   let state = initialState(
     session,
@@ -116,6 +118,15 @@ export function createController(session: TuiSession, options: ControllerOptions
       (error: unknown) => flash(`could not reload ${name}: ${message(error)}`),
     );
 
+  // Asked when the TUI opens, and again after the settings (the agent among them) were saved.
+  const checkAgent = () =>
+    session.checkAgent?.().then(
+      (problem) => dispatch({ type: 'agent-checked', problem }),
+      (error: unknown) =>
+        dispatch({ type: 'agent-checked', problem: { message: message(error), details: [] } }),
+    );
+  void checkAgent();
+
   const unsubscribe = session.subscribe((name, event) => {
     if (disposed) return;
     dispatch({ type: 'session-event', name, event, nowMs: now() }, finishOf(event) !== null);
@@ -153,7 +164,9 @@ export function createController(session: TuiSession, options: ControllerOptions
         dispatch({ type: 'max-iterations-set', name: effect.name, value });
         const run = state.prds.find((p) => p.summary.name === effect.name)?.run;
         if (run !== undefined)
-          flash(`${effect.name}: up to iteration ${lastIteration(run)} (${value} this session)`);
+          flash(
+            `${effect.name}: up to iteration ${lastIteration(withLimit(run, value))} (${value} this session)`,
+          );
         break;
       }
       case 'load-diff':
@@ -165,7 +178,10 @@ export function createController(session: TuiSession, options: ControllerOptions
         break;
       case 'save-settings':
         session.config.save(effect.patch).then(
-          (issues) => dispatch({ type: 'settings-saved', settings: session.config.get(), issues }),
+          (issues) => {
+            dispatch({ type: 'settings-saved', settings: session.config.get(), issues });
+            void checkAgent();
+          },
           (error: unknown) =>
             dispatch({ type: 'settings-saved', settings: session.config.get(), issues: [message(error)] }),
         );
@@ -192,6 +208,27 @@ export function createController(session: TuiSession, options: ControllerOptions
       }
       case 'hand-off':
         handOff(effect.request);
+        break;
+      case 'answer': {
+        const { name, storyId } = effect;
+        (session.answer?.(name, effect.questionId, effect.text) ?? Promise.reject(new Error('not available')))
+          .then(
+            (result) =>
+              flash(
+                result.ok ? `${storyId}: ${result.message}` : `${storyId}: not answered: ${result.message}`,
+              ),
+            (error: unknown) => flash(`${storyId}: not answered: ${message(error)}`),
+          )
+          // A live run takes the answer in and says so; without one, the summary shows it.
+          .then(() => reload(name));
+        break;
+      }
+      case 'recheck-agent':
+        (session.recheckAgent?.(effect.name) ?? Promise.reject(new Error('not available'))).then(
+          (result) => dispatch({ type: 'agent-rechecked', name: effect.name, ...result }),
+          (error: unknown) =>
+            dispatch({ type: 'agent-rechecked', name: effect.name, ok: false, message: message(error) }),
+        );
         break;
     }
   }

@@ -1,6 +1,7 @@
 import { type Instance, render } from 'ink';
 import { createNotifier, notificationFor } from '../notify.js';
 import { App } from './components/app.js';
+import { ColorsContext, colorsAllowed } from './components/colors.js';
 import { createController } from './controller.js';
 import type { TuiSession } from './session.js';
 
@@ -11,6 +12,8 @@ export interface RunTuiOptions {
   alternateScreen?: boolean;
   /** Aborting it stops every loop now and closes the TUI once they have ended (SIGTERM, SIGHUP). */
   signal?: AbortSignal;
+  /** Colour the text (default: unless NO_COLOR is set). */
+  colors?: boolean;
 }
 
 export interface TuiExit {
@@ -30,12 +33,18 @@ export async function runTui(session: TuiSession, options: RunTuiOptions = {}): 
   const stdout = options.stdout ?? process.stdout;
   const stdin = options.stdin ?? process.stdin;
   const alternate = options.alternateScreen ?? stdout.isTTY === true;
+  const colors = options.colors ?? colorsAllowed();
   let instance: Instance | null = null;
 
   const draw = () => {
     if (alternate) stdout.write(ENTER_ALT_SCREEN);
     // Ctrl-C is a key here: running loops finish their iteration before the TUI closes (see keys.ts).
-    instance = render(<App controller={controller} />, { stdout, stdin, exitOnCtrlC: false });
+    instance = render(
+      <ColorsContext.Provider value={colors}>
+        <App controller={controller} />
+      </ColorsContext.Provider>,
+      { stdout, stdin, exitOnCtrlC: false },
+    );
   };
   const undraw = async () => {
     const drawn = instance;

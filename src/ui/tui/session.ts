@@ -9,8 +9,16 @@ import type { GoalMode, GoalRunState } from '../../core/goal-types.js';
 import type { RunEvent } from '../../events/run-event.js';
 import type { Provider } from '../../state/config-schema.js';
 
-/** ✓ done, ● in progress, ○ todo, ✗ parked (retries used up in an earlier run). */
-export type StoryState = 'done' | 'in-progress' | 'todo' | 'parked';
+/** ✓ done, ● in progress, ○ todo, ✗ parked (retries used up in an earlier run), ? waiting for an answer. */
+export type StoryState = 'done' | 'in-progress' | 'todo' | 'parked' | 'waiting';
+
+/** The question a story's agent asked (`<ralph>ASK …</ralph>`), and the answer once one is given. */
+export interface StoryQuestion {
+  /** What `ralph answer` takes. */
+  id: string;
+  text: string;
+  answer?: string;
+}
 
 export interface StorySummary {
   id: string;
@@ -26,6 +34,8 @@ export interface StorySummary {
   lastFailure?: string;
   /** The story's entry in the progress file, as written there. */
   progressEntry?: string;
+  /** The latest question its agent asked. */
+  question?: StoryQuestion;
 }
 
 export interface PrdSummary {
@@ -40,6 +50,8 @@ export interface PrdSummary {
   worktree?: string;
   /** The agent a run would use (`claude`, `codex`, ...). */
   agent: string;
+  /** The sandbox a run would start the agent in (`bwrap`, `sandbox-exec`); absent when none. */
+  sandbox?: string;
   /** The iteration limit the next run starts with (remaining stories + 5 unless configured or steered). */
   maxIterations: number;
   /** The run state's iteration number: iterations run so far, over every session of the run. */
@@ -98,6 +110,13 @@ export interface SettingsPatch {
   notifications?: { bell?: boolean; desktop?: boolean };
 }
 
+/** Why the agent a run would start cannot run here, and what to do about it. */
+export interface AgentProblem {
+  message: string;
+  /** How to fix it, e.g. the `--agent-path` hint. */
+  details: readonly string[];
+}
+
 export interface ActionResult {
   ok: boolean;
   message: string;
@@ -120,6 +139,12 @@ export interface TuiSession {
   stopNow(name: string): void;
   /** Raise or lower the iteration limit of the running (or next) loop; returns the new limit. */
   adjustMaxIterations(name: string, delta: number): number;
+  /**
+   * The first check a run makes of its agent (is its binary there), asked
+   * once when the TUI opens, so a missing agent is said before `s`.
+   * Resolves with null when it is found.
+   */
+  checkAgent?(): Promise<AgentProblem | null>;
   /** Every event of every PRD's loop; returns the unsubscribe function. */
   subscribe(listener: (name: string, event: SessionEvent) => void): () => void;
   /** The PRD as it is now on disk (statuses, progress entries, run state). */
@@ -133,8 +158,12 @@ export interface TuiSession {
   };
   /** Merge the PRD's branch into the branch it started from. */
   merge?(name: string): Promise<ActionResult>;
+  /** After the agent could not be used: one tiny real request to see whether it is fixed. */
+  recheckAgent?(name: string): Promise<ActionResult>;
   /** Remove the PRD's worktree (the branch stays). */
   clean?(name: string): Promise<ActionResult>;
+  /** Records a person's answer to a question of the PRD's run (as `ralph answer` does). */
+  answer?(name: string, questionId: string, text: string): Promise<ActionResult>;
   /**
    * `ralph new <name>` / `ralph edit <name>` with the terminal handed to the
    * agent. The session checks the request first and refuses (ok: false) with

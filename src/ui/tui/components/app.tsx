@@ -12,6 +12,7 @@ import { ringItems } from '../model/ring.js';
 import { isActive } from '../model/run-view.js';
 import { selectedPrd, type TuiState } from '../model/tui-state.js';
 import { ActivityBar } from './activity-bar.js';
+import { AnswerPrompt } from './answer-prompt.js';
 import { Completion } from './completion.js';
 import { Dashboard } from './dashboard.js';
 import { DiffView } from './diff-view.js';
@@ -30,7 +31,9 @@ const NO_LINES: readonly LogLine[] = [];
 
 /** A text field has the keys: a paste stays one piece of text. */
 const isTyping = (state: TuiState): boolean =>
-  state.view.kind === 'prompt' || (state.view.kind === 'settings' && state.view.editing !== null);
+  state.view.kind === 'prompt' ||
+  state.view.kind === 'answer' ||
+  (state.view.kind === 'settings' && state.view.editing !== null);
 
 export function App({ controller, now }: { controller: TuiController; now?: () => number }) {
   const state = useSyncExternalStore(controller.subscribe, controller.getState);
@@ -90,6 +93,8 @@ export function App({ controller, now }: { controller: TuiController; now?: () =
         return <Notice view={view} columns={layout.columns} height={layout.bodyHeight} />;
       case 'prompt':
         return <NamePrompt view={view} height={layout.bodyHeight} />;
+      case 'answer':
+        return <AnswerPrompt view={view} columns={layout.columns} height={layout.bodyHeight} />;
       case 'completion':
         return (
           <Completion
@@ -104,7 +109,7 @@ export function App({ controller, now }: { controller: TuiController; now?: () =
 
   return (
     <Box flexDirection="column" width={layout.columns} height={layout.rows - 1}>
-      <Header prd={prd} nowMs={nowMs} />
+      <Header prd={prd} nowMs={nowMs} columns={layout.columns} agentProblem={state.agentProblem} />
       <PrdTabs state={state} />
       <Box height={layout.bodyHeight} flexDirection="column" overflow="hidden">
         {body}

@@ -6,7 +6,7 @@ import { allDone, unitWords } from '../model/status.js';
 import { STATUS_ICON, storyRows } from '../model/stories.js';
 import type { PrdView } from '../model/tui-state.js';
 import type { TuiSettings } from '../session.js';
-import { styleOf } from './styled-line.js';
+import { useColor, useStyleOf } from './colors.js';
 import { Text } from './text.js';
 
 /** Per-story time, attempts and cost, the totals, and what happened after: push, pull request, merge, clean. */
@@ -21,6 +21,8 @@ export function Completion({
   columns: number;
   height: number;
 }) {
+  const color = useColor();
+  const styleOf = useStyleOf();
   const { run, summary } = prd;
   const outcome = run.outcome;
   const rows = storyRows(summary.stories, run);
@@ -30,7 +32,9 @@ export function Completion({
   const steps = completionSteps(run, columns);
   const spinner = useSpinner(steps.some((s) => s.spinning));
   const configured = settings.onComplete.push || settings.onComplete.createPR;
-  const offLine = !configured && run.steps.push === undefined && run.steps['pull-request'] === undefined;
+  // Push and pull request follow a complete run only: a stopped one has nothing to say about them.
+  const offLine =
+    ok && !configured && run.steps.push === undefined && run.steps['pull-request'] === undefined;
   // Title, column heads and totals, then the steps: the stories get the lines left.
   const room = Math.max(1, height - 3 - steps.length - (offLine ? 1 : 0));
   const shown = rows.length > room ? rows.slice(0, Math.max(0, room - 1)) : rows;
@@ -41,7 +45,7 @@ export function Completion({
     : `■ ${summary.name}: ${outcome?.message ?? 'stopped'}`;
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
-      <Text bold color={ok ? 'green' : 'red'} wrap="truncate-end">
+      <Text bold color={color(ok ? 'green' : 'red')} wrap="truncate-end">
         {title}
       </Text>
       <Text dimColor wrap="truncate-end">

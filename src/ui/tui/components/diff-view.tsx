@@ -11,7 +11,12 @@ export function DiffView({
   lines: readonly LogLine[];
   height: number;
 }) {
-  const what = view.storyId === null ? 'uncommitted changes' : `${view.storyId} commits`;
+  const what =
+    view.storyId !== null
+      ? `${view.storyId} commits`
+      : view.attempt !== null
+        ? `${view.attempt}, since it began`
+        : 'uncommitted changes';
   const body: readonly LogLine[] = view.status === 'loading' ? [{ text: 'loading…', style: 'dim' }] : lines;
   return <ScrollView title={`Diff — ${what}`} lines={body} top={view.top} height={height} />;
 }

@@ -1,5 +1,6 @@
 import { footerHints } from '../model/hints.js';
 import type { TuiState } from '../model/tui-state.js';
+import { useColor } from './colors.js';
 import { Text } from './text.js';
 
 /** The last line: a question, a message, or the keys of the view (always with `? help` and `q quit`). */
@@ -12,16 +13,17 @@ export function Footer({
   columns: number;
   helpPages: number;
 }) {
+  const color = useColor();
   if (state.quit === 'confirm') {
     return (
-      <Text color="yellow" bold wrap="truncate-end">
+      <Text color={color('yellow')} bold wrap="truncate-end">
         A loop is running. Stop it and quit? (y/n)
       </Text>
     );
   }
   if (state.quit === 'stopping') {
     return (
-      <Text color="yellow" wrap="truncate-end">
+      <Text color={color('yellow')} wrap="truncate-end">
         {state.flash ?? 'Stopping… waiting for the loops to end (x: stop now)'}
       </Text>
     );
@@ -31,7 +33,7 @@ export function Footer({
     const prd = state.prds.find((p) => p.summary.name === question.name)?.summary;
     const branch = prd?.branch ? ` (branch ${prd.branch} stays)` : '';
     return (
-      <Text color="yellow" bold wrap="truncate-end">
+      <Text color={color('yellow')} bold wrap="truncate-end">
         Remove the worktree of {question.name}
         {branch}? (y/n)
       </Text>
@@ -39,7 +41,7 @@ export function Footer({
   }
   if (state.flash !== null) {
     return (
-      <Text color="cyan" wrap="truncate-end">
+      <Text color={color('cyan')} wrap="truncate-end">
         {state.flash}
       </Text>
     );

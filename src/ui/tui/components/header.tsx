@@ -1,26 +1,38 @@
 import { Box } from 'ink';
 import { shortForecast } from '../../../core/forecast.js';
 import { duration, money } from '../model/format.js';
+import { fitTitle } from '../model/header-title.js';
 import { lastIteration } from '../model/run-view.js';
 import { statusBadge } from '../model/status.js';
 import type { PrdView } from '../model/tui-state.js';
-import { styleOf } from './styled-line.js';
+import type { AgentProblem } from '../session.js';
+import { useColor, useStyleOf } from './colors.js';
 import { Text } from './text.js';
 
-/** A goal run's mode: what its iteration is doing (planning, executing, reflecting). */
-function GoalMode({ mode }: { mode: string | null }) {
-  return (
-    <Text>
-      <Text color="cyan">{mode === null ? 'goal' : `goal · ${mode}`}</Text>
-      <Text> </Text>
-    </Text>
-  );
-}
-
 /** Two lines: which PRD (or goal run, with its mode) and its state; then iteration, elapsed time, agent, branch and spend. */
-export function Header({ prd, nowMs }: { prd: PrdView; nowMs: number }) {
+export function Header({
+  prd,
+  nowMs,
+  columns,
+  agentProblem = null,
+}: {
+  prd: PrdView;
+  nowMs: number;
+  columns: number;
+  agentProblem?: AgentProblem | null;
+}) {
   const { run, summary } = prd;
-  const badge = statusBadge(run, summary);
+  const color = useColor();
+  const styleOf = useStyleOf();
+  const badge = statusBadge(run, summary, agentProblem);
+  const goalMode = summary.goal ? (run.mode ?? summary.goal.mode) : undefined;
+  const title = fitTitle(columns, {
+    project: summary.project,
+    name: summary.name,
+    // A goal run's mode: what its iteration is doing (planning, executing, reflecting).
+    mode: goalMode === undefined ? null : goalMode === null ? 'goal' : `goal · ${goalMode}`,
+    badge: badge.label,
+  });
   const started = run.startedAtMs;
   const elapsed = started === null ? null : (run.finishedAtMs ?? nowMs) - started;
   const where = [
@@ -33,18 +45,18 @@ export function Header({ prd, nowMs }: { prd: PrdView; nowMs: number }) {
     money(run.costUsd),
     run.forecast === null ? null : shortForecast(run.forecast),
     run.agent,
+    run.sandbox === null ? null : `🔒 ${run.sandbox}`,
     ...where,
   ].filter((s) => s !== null);
   return (
     <Box flexDirection="column">
       <Text wrap="truncate-end">
         <Text bold>ralph</Text>
-        <Text> {summary.project} </Text>
-        <Text dimColor>({summary.name})</Text>
-        <Text> </Text>
-        {summary.goal ? <GoalMode mode={run.mode ?? summary.goal.mode} /> : null}
+        <Text> {title.project} </Text>
+        {title.name === null ? null : <Text dimColor>({title.name}) </Text>}
+        {title.mode === null ? null : <Text color={color('cyan')}>{title.mode} </Text>}
         <Text {...styleOf(badge.style)} bold>
-          {badge.label}
+          {title.badge}
         </Text>
       </Text>
       <Text wrap="truncate-end" dimColor>

@@ -1,6 +1,7 @@
 import { Box } from 'ink';
 import { duration } from '../model/format.js';
 import type { Lanes as LanesModel } from '../model/lanes.js';
+import { useColor } from './colors.js';
 import { Text } from './text.js';
 
 /**
@@ -19,6 +20,7 @@ export function Lanes({
   columns: number;
   height: number;
 }) {
+  const color = useColor();
   const busy = Object.keys(lanes.busy).length;
   const { merge } = lanes;
   const shownWorkers = Math.max(0, Math.min(lanes.workers, height - 4));
@@ -42,7 +44,7 @@ export function Lanes({
         const attempt = lane.attempt > 0 ? ` ${lane.attempt}/${lane.maxAttempts}` : '';
         return (
           <Text key={worker} wrap="truncate-end">
-            w{worker} <Text color="yellow">●</Text> {lane.storyId}
+            w{worker} <Text color={color('yellow')}>●</Text> {lane.storyId}
             {lane.title ? ` ${lane.title}` : ''}
             <Text dimColor>
               {attempt} · {duration(nowMs - lane.startedAtMs)} · {lane.activity || '…'}
@@ -56,8 +58,8 @@ export function Lanes({
           <Text>{merge.activity || 'idle'}</Text>
         ) : (
           <Text>
-            <Text color="cyan">⇡</Text> {merge.storyId} · {duration(nowMs - (merge.startedAtMs ?? nowMs))} ·{' '}
-            {merge.activity}
+            <Text color={color('cyan')}>⇡</Text> {merge.storyId} ·{' '}
+            {duration(nowMs - (merge.startedAtMs ?? nowMs))} · {merge.activity}
           </Text>
         )}
         {waiting}

@@ -14,7 +14,7 @@ export function Picker({ state, index, height }: { state: TuiState; index: numbe
       {state.prds.slice(start, start + rows).map((p, at) => {
         const i = start + at;
         const stories = storyRows(p.summary.stories, p.run);
-        const badge = statusBadge(p.run, p.summary);
+        const badge = statusBadge(p.run, p.summary, state.agentProblem);
         return (
           <Text key={p.summary.name} wrap="truncate-end" inverse={i === index}>
             {i === index ? '›' : ' '} {i < 9 ? i + 1 : ' '} {p.summary.name.padEnd(16)}{' '}

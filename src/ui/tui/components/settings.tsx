@@ -2,10 +2,12 @@ import { Box } from 'ink';
 import { settingRows } from '../model/settings-rows.js';
 import { windowStart } from '../model/stories.js';
 import type { SettingsView, TuiState } from '../model/tui-state.js';
+import { useColor } from './colors.js';
 import { Text } from './text.js';
 
 /** The config keys the TUI edits; each change is saved at once, and refused with the reasons if invalid. */
 export function Settings({ state, view, height }: { state: TuiState; view: SettingsView; height: number }) {
+  const color = useColor();
   const rows = settingRows(state.settings);
   const issueLines = view.issues.length;
   const listHeight = Math.max(1, height - 2 - issueLines);
@@ -20,13 +22,13 @@ export function Settings({ state, view, height }: { state: TuiState; view: Setti
         return (
           <Text key={`${row.id}-${row.label}`} wrap="truncate-end" inverse={focused && !editing}>
             {focused ? '›' : ' '} {row.label.padEnd(26)}
-            <Text color={editing ? 'cyan' : undefined}>{value}</Text>
+            <Text color={color(editing ? 'cyan' : undefined)}>{value}</Text>
           </Text>
         );
       })}
-      {view.message !== null ? <Text color="green">{view.message}</Text> : null}
+      {view.message !== null ? <Text color={color('green')}>{view.message}</Text> : null}
       {view.issues.map((issue) => (
-        <Text key={issue} color="red" wrap="truncate-end">
+        <Text key={issue} color={color('red')} wrap="truncate-end">
           {issue}
         </Text>
       ))}

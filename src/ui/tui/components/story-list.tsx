@@ -2,11 +2,18 @@ import { Box } from 'ink';
 import { memo } from 'react';
 import type { Size } from '../model/layout.js';
 import { STATUS_ICON, type StoryRow, windowStart } from '../model/stories.js';
+import { useColor } from './colors.js';
 import { Text } from './text.js';
 
-const COLOR = { done: 'green', 'in-progress': 'yellow', todo: undefined, parked: 'red' } as const;
+const COLOR = {
+  done: 'green',
+  'in-progress': 'yellow',
+  todo: undefined,
+  parked: 'red',
+  waiting: 'magenta',
+} as const;
 
-/** ✓ ● ○ ✗ and the titles, one line each, scrolled to keep the focused story in view. */
+/** ✓ ● ○ ✗ ? and the titles, one line each, scrolled to keep the focused story in view. */
 export const StoryList = memo(function StoryList({
   rows,
   focused,
@@ -19,6 +26,7 @@ export const StoryList = memo(function StoryList({
   /** What the rows are: a PRD's stories, or a goal run's steps. */
   unit?: 'Stories' | 'Steps';
 }) {
+  const color = useColor();
   // Borders take two lines and two columns; the title takes one line.
   const height = Math.max(1, size.rows - 3);
   const start = windowStart(rows.length, height, focused);
@@ -39,7 +47,8 @@ export const StoryList = memo(function StoryList({
             inverse={isFocused}
             dimColor={row.state === 'todo' && !isFocused}
           >
-            <Text color={COLOR[row.state]}>{STATUS_ICON[row.state]}</Text> {row.story.id} {row.story.title}
+            <Text color={color(COLOR[row.state])}>{STATUS_ICON[row.state]}</Text> {row.story.id}{' '}
+            {row.story.title}
           </Text>
         );
       })}

@@ -1,11 +1,19 @@
 /** The details panel's lines for one story: what it asks, where it stands, what went wrong, what was learnt. */
 
+import { visibleText } from '../../../core/visible-text.js';
 import type { HookTaskLine } from '../session.js';
 import { money, storyDuration, wrap } from './format.js';
 import type { LogLine } from './log-lines.js';
+import { markdownLines } from './markdown-lines.js';
 import { STATUS_ICON, type StoryRow } from './stories.js';
 
-const STATE_WORDS = { done: 'done', 'in-progress': 'in progress', todo: 'todo', parked: 'parked' } as const;
+const STATE_WORDS = {
+  done: 'done',
+  'in-progress': 'in progress',
+  todo: 'todo',
+  parked: 'parked',
+  waiting: 'waiting for an answer',
+} as const;
 
 export function detailLines(row: StoryRow, width: number, maxAttempts?: number): LogLine[] {
   const w = Math.max(10, width);
@@ -29,12 +37,22 @@ export function detailLines(row: StoryRow, width: number, maxAttempts?: number):
     for (const c of story.acceptanceCriteria) lines.push(...para(`${box} ${c}`));
   }
   if (story.dependsOn.length > 0) lines.push(...para(`Depends on: ${story.dependsOn.join(', ')}`, 'dim'));
+  if (row.question !== undefined && row.state !== 'done') {
+    const { question } = row;
+    lines.push(
+      { text: '', style: 'text' },
+      { text: 'Question', style: 'accent' },
+      ...para(visibleText(question.text)),
+    );
+    if (question.answer !== undefined) lines.push(...para(`Answer: ${visibleText(question.answer)}`, 'dim'));
+    else lines.push(...para('a answers it', 'dim'));
+  }
   if (row.lastFailure !== undefined && row.state !== 'done') {
     lines.push({ text: '', style: 'text' }, { text: 'Last failure', style: 'bad' }, ...para(row.lastFailure));
   }
   if (story.progressEntry !== undefined && story.progressEntry.trim() !== '') {
     lines.push({ text: '', style: 'text' }, { text: 'Progress', style: 'accent' });
-    lines.push(...para(story.progressEntry.trim(), 'dim'));
+    lines.push(...markdownLines(story.progressEntry.trim(), w, 'dim'));
   }
   return lines;
 }

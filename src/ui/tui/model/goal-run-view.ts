@@ -86,6 +86,7 @@ export function reduceGoalEvent(
         maxIterations: Math.max(0, event.maxIterations - goal.iterationsBefore),
         iteration: goal.iterationsBefore,
         agent: event.agent,
+        sandbox: event.sandbox ?? null,
         activity: `${event.resumed ? 'resuming' : 'starting'}: ${goal.steps.completed}/${goal.steps.total} steps done`,
       });
     }
@@ -131,8 +132,15 @@ export function reduceGoalEvent(
       for (const id of event.completedStepIds) {
         stories[id] = { ...(stories[id] ?? { attempts: 0, costUsd: 0, durationMs: 0 }), state: 'done' };
       }
+      if (event.status === 'goal-complete') {
+        // Accepted unless a goal-complete-refused follows: the loop only finishes now.
+        const activity = `✓ goal complete in iteration ${event.iteration}: ${firstLine(event.summary)} — finishing`;
+        return { ...next, stories, winding: true, activity };
+      }
       return { ...next, stories, activity: `✓ iteration ${event.iteration}: ${firstLine(event.summary)}` };
     }
+    case 'goal-complete-refused':
+      return { ...next, winding: false };
     case 'attempt-failed':
       return { ...next, activity: `✗ iteration ${event.iteration} failed: ${firstLine(event.reason)}` };
     case 'run-finished':

@@ -10,6 +10,7 @@ export const HELP_KEYS: readonly (readonly [string, string])[] = [
   ['PgUp PgDn g G', 'scroll by page, to the top, to the end (G follows)'],
   ['t', 'log: the agent stream'],
   ['d', 'diff of the story (or of the work in progress)'],
+  ['a', 'answer the question of a story marked ? (it waits for you)'],
   ['1–9', 'switch PRD'],
   ['l', 'all PRDs: open, start, pause, stop'],
   ['n / e', 'write a new PRD / edit this one, with the agent'],

@@ -3,7 +3,7 @@
  * (effects) the controller then makes of the session.
  */
 import type { HandOffRequest, SettingsPatch } from '../session.js';
-import { modalKey } from './modal-keys.js';
+import { modalKey, openAnswer } from './modal-keys.js';
 import { isActive } from './run-view.js';
 import { handleSettingsKey } from './settings-keys.js';
 import { focusedIndex, storyRows } from './stories.js';
@@ -39,7 +39,9 @@ export type Effect =
   | { type: 'adjust'; name: string; delta: number }
   | { type: 'load-diff'; name: string; storyId: string | null }
   | { type: 'save-settings'; patch: SettingsPatch }
-  | { type: 'hand-off'; request: HandOffRequest };
+  | { type: 'answer'; name: string; storyId: string; questionId: string; text: string }
+  | { type: 'hand-off'; request: HandOffRequest }
+  | { type: 'recheck-agent'; name: string };
 
 export interface KeyResult {
   state: TuiState;
@@ -51,6 +53,10 @@ export interface Capabilities {
   handOff: boolean;
   merge: boolean;
   clean: boolean;
+  /** Answers questions (`a`); off when left out. */
+  answer?: boolean;
+  /** The session can check an agent again after it could not be used. */
+  recheckAgent?: boolean;
 }
 
 export const ITERATION_STEP = 5;
@@ -103,6 +109,7 @@ export function handleKey(
     case 'help':
     case 'notice':
     case 'prompt':
+    case 'answer':
       // Handled by modalKey above.
       break;
     case 'dashboard': {
@@ -134,6 +141,11 @@ function globalKey(state: TuiState, press: KeyPress, can: Capabilities): KeyResu
     case 'l':
       return none({ ...state, view: { kind: 'picker', index: state.selected } });
     case 'q':
+      if (onlyFinishing(state))
+        return flash(
+          { ...state, quit: 'stopping' },
+          'the goal is reached: quitting once the run has finished (x stops now)',
+        );
       if (anyActive(state)) return none({ ...state, quit: 'confirm' });
       return none({ ...state, exit: state.lastExitCode ?? 0 });
     case 'n':
@@ -146,6 +158,13 @@ function globalKey(state: TuiState, press: KeyPress, can: Capabilities): KeyResu
   switch (key) {
     case 's':
       return startPrd(state, prd);
+    case 'r':
+      if (prd.run.unusable === null) return none(state);
+      if (!can.recheckAgent) return flash(state, `${prd.run.unusable.fix}`);
+      return {
+        state: { ...state, flash: `checking ${prd.run.unusable.agent} with one tiny request…` },
+        effects: [{ type: 'recheck-agent', name }],
+      };
     case 'p':
       return controlPrd(state, prd, 'pause');
     case 'x':
@@ -166,9 +185,15 @@ function globalKey(state: TuiState, press: KeyPress, can: Capabilities): KeyResu
       if (!can.handOff) return flash(state, 'edit PRD: not available here (run `ralph edit`)');
       if (anyActive(state)) return flash(state, 'stop the running loops before editing a PRD');
       return handOff(state, { kind: 'edit', name });
+    case 'a':
+      return openAnswer(state, prd, can);
   }
   return none(state);
 }
+
+/** Every loop still going has done its work and is only finishing: there is nothing to ask about. */
+const onlyFinishing = (state: TuiState): boolean =>
+  anyActive(state) && state.prds.every((p) => !isActive(p.run) || p.run.winding);
 
 function backView(state: TuiState): BaseView {
   const view = state.view;
@@ -193,6 +218,10 @@ function withPrd(state: TuiState, change: (p: PrdView) => PrdView): TuiState {
 
 function startPrd(state: TuiState, prd: PrdView): KeyResult {
   if (isActive(prd.run)) return flash(state, `${prd.summary.name} is already running`);
+  // Starting would only fail the same way: fixed first, then `r` checks it and `s` is back.
+  const unusable = prd.run.unusable;
+  if (unusable !== null)
+    return flash(state, `not started: r checks ${unusable.agent} again once fixed (${unusable.fix})`);
   const prds = state.prds.map((p) =>
     p === prd ? { ...p, run: { ...p.run, phase: 'starting' as const, error: null } } : p,
   );
@@ -248,10 +277,18 @@ function confirmQuit(state: TuiState, press: KeyPress): KeyResult {
 function openDiff(state: TuiState, prd: PrdView): KeyResult {
   const rows = storyRows(prd.summary.stories, prd.run);
   const row = rows[focusedIndex(rows, prd.pickedStory, prd.run.current?.storyId ?? null)];
-  // A finished story shows its commits; anything else shows the work in progress.
+  // A finished story shows its commits; anything else shows the work in progress: that of the
+  // attempt in flight since it began (committed or not), else what is not committed.
   const storyId = row !== undefined && row.state === 'done' ? row.story.id : null;
+  const current = prd.run.current;
+  const attempt =
+    storyId === null && current !== null
+      ? current.maxAttempts > 0
+        ? `${current.storyId} attempt ${current.attempt}`
+        : `iteration ${prd.run.iteration}`
+      : null;
   return {
-    state: { ...state, view: { kind: 'diff', storyId, status: 'loading', text: '', top: 0 } },
+    state: { ...state, view: { kind: 'diff', storyId, attempt, status: 'loading', text: '', top: 0 } },
     effects: [{ type: 'load-diff', name: prd.summary.name, storyId }],
   };
 }

@@ -144,7 +144,7 @@ function logAgentEvent(log: LogState, event: AgentEvent): LogState {
   }
 }
 
-function toneOf(event: RunEvent): Tone {
+export function toneOf(event: RunEvent): Tone {
   switch (event.type) {
     case 'story-passed':
     case 'branch-pushed':

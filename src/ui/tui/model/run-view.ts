@@ -7,11 +7,12 @@ import type { Forecast } from '../../../core/forecast.js';
 import type { GoalMode } from '../../../core/goal-types.js';
 import type { GoalStopReason, StopReason } from '../../../events/run-event.js';
 import { describeRetry } from '../../plain-reporter.js';
-import type { HookTaskLine, PrdSummary, SessionEvent, StoryState } from '../session.js';
+import type { HookTaskLine, PrdSummary, SessionEvent, StoryQuestion, StoryState } from '../session.js';
 import { attemptOf, isGoalFlavoured } from './goal-event.js';
 import { reduceGoalEvent, withHookTask } from './goal-run-view.js';
 import { type Lanes, reduceLanes } from './lanes.js';
 import { emptyLog, type LogState, logEvent, note } from './log-cards.js';
+import { allDone } from './status.js';
 import { type StepName, type Steps, type StepView, stepOf } from './steps.js';
 
 /** `paused`: the last run was stopped by the user (p, x) and resumes with s. */
@@ -24,6 +25,10 @@ export interface StoryRunView {
   lastFailure?: string;
   /** What this run's events say about the story; the task file's status otherwise. */
   state?: StoryState;
+  /** A question its agent asked in this run. */
+  question?: StoryQuestion;
+  /** The answer the run took in for its question (asked in this run or before). */
+  answered?: string;
 }
 
 export interface RunOutcome {
@@ -51,6 +56,10 @@ export interface RunView {
   phase: RunPhase;
   /** A pause (finish the iteration) or an immediate stop was asked for. */
   stopping: 'none' | 'pause' | 'stop';
+  /** How the last session was interrupted: paused after its iteration (`p`), or stopped at once (`x`). */
+  interruption: 'pause' | 'stop' | null;
+  /** The loop's work is done (the goal was reached): it is only finishing (hooks, push, pull request). */
+  winding: boolean;
   /** The iteration limit of the running session, or of the next one. */
   maxIterations: number;
   /** Iterations of the running session that count toward its limit, the one in flight included. */
@@ -60,6 +69,8 @@ export interface RunView {
   startedAtMs: number | null;
   finishedAtMs: number | null;
   agent: string;
+  /** The sandbox the agent runs in (`bwrap`, `sandbox-exec`), shown as 🔒; null when none. */
+  sandbox: string | null;
   /** Spend of earlier runs plus this run's. */
   costUsd: number;
   current: CurrentAttempt | null;
@@ -80,18 +91,27 @@ export interface RunView {
   lanes: Lanes | null;
   /** The rest of the run at its pace so far, as of the last pass (or the summary); null without a basis. */
   forecast: Forecast | null;
+  /** The last iteration number the running session may reach, as the runner said; null before it did. */
+  last: number | null;
+  /** The run waits on the world outside (an outage, a quota): until when, and why. */
+  waiting: { reason: string; message: string; untilMs: number } | null;
+  /** The agent cannot authenticate or start: the sentence, until a check shows it fixed (`s` is not offered). */
+  unusable: { agent: string; message: string; fix: string } | null;
 }
 
 export function initialRunView(summary: PrdSummary, logCapacity?: number): RunView {
   return {
     phase: 'ready',
     stopping: 'none',
+    interruption: null,
+    winding: false,
     maxIterations: summary.maxIterations,
     counted: 0,
     iteration: summary.iteration,
     startedAtMs: null,
     finishedAtMs: null,
     agent: summary.agent,
+    sandbox: summary.sandbox ?? null,
     costUsd: summary.costUsd,
     current: null,
     stories: {},
@@ -104,12 +124,22 @@ export function initialRunView(summary: PrdSummary, logCapacity?: number): RunVi
     hooks: summary.goal?.hookTasks ?? [],
     lanes: null,
     forecast: summary.forecast ?? null,
+    last: null,
+    waiting: null,
+    unusable: null,
   };
 }
 
 /** The last iteration the limit allows: what the header shows after the slash. */
 export const lastIteration = (run: RunView): number =>
-  run.iteration + Math.max(0, run.maxIterations - run.counted);
+  run.last ?? run.iteration + Math.max(0, run.maxIterations - run.counted);
+
+/** A new limit for this session (`+`/`-`, or the engine's word): the last iteration moves with it. */
+export const withLimit = (run: RunView, maxIterations: number): RunView => ({
+  ...run,
+  maxIterations,
+  last: run.last === null ? null : run.last + (maxIterations - run.maxIterations),
+});
 
 /**
  * Log lines said in the TUI's own terms rather than the plain reporter's:
@@ -119,7 +149,7 @@ export const lastIteration = (run: RunView): number =>
 function tuiNote(run: RunView, event: SessionEvent): LogState | null {
   switch (event.type) {
     case 'max-iterations-changed': {
-      const last = lastIteration({ ...run, maxIterations: event.maxIterations });
+      const last = lastIteration(withLimit(run, event.maxIterations));
       return note(
         run.log,
         'info',
@@ -187,12 +217,17 @@ export function withStep(run: RunView, name: StepName, step: StepView): RunView 
 /** The summary was read again: while no loop runs, the header shows what the next run would do. */
 export function reloadedRun(run: RunView, summary: PrdSummary): RunView {
   if (isActive(run)) return run;
+  // Complete: there is no next run to show; the header keeps the figures of the run that got there.
+  if (run.phase === 'finished' && allDone(summary)) return run;
   return {
     ...run,
     maxIterations: summary.maxIterations,
     counted: 0,
+    // The next session's last iteration is the next run's to say; until then, from the summary.
+    last: null,
     iteration: Math.max(run.iteration, summary.iteration),
     forecast: summary.forecast ?? null,
+    sandbox: summary.sandbox ?? null,
   };
 }
 
@@ -208,6 +243,7 @@ export function reduceRun(run: RunView, summary: PrdSummary, event: SessionEvent
         maxIterations: event.maxIterations,
         iteration: Math.max(run.iteration, summary.iteration),
         agent: event.agent,
+        sandbox: event.sandbox ?? null,
         activity: `${event.resumed ? 'resuming' : 'starting'}: ${event.remaining} stor${event.remaining === 1 ? 'y' : 'ies'} left`,
       });
     case 'iteration-started': {
@@ -224,6 +260,8 @@ export function reduceRun(run: RunView, summary: PrdSummary, event: SessionEvent
         phase: 'running',
         iteration: event.iteration,
         counted: run.counted + 1,
+        last: event.lastIteration ?? null,
+        waiting: null,
         current: {
           storyId,
           title,
@@ -245,11 +283,8 @@ export function reduceRun(run: RunView, summary: PrdSummary, event: SessionEvent
       // A parallel run's agents exit in any order: the event says whose it was.
       const storyId = event.storyId ?? current.storyId;
       const agentRunning = storyId === current.storyId ? false : current.agentRunning;
-      const exited = { ...next, current: { ...current, agentRunning } };
-      return patchStory(exited, storyId, (s) => ({
-        ...s,
-        durationMs: s.durationMs + event.durationMs,
-      }));
+      // The story's time grows when the attempt counts (attempt-failed, story-passed), not here.
+      return { ...next, current: { ...current, agentRunning } };
     }
     case 'usage':
       // A goal iteration's spend is its step's.
@@ -277,11 +312,26 @@ export function reduceRun(run: RunView, summary: PrdSummary, event: SessionEvent
       };
     case 'attempt-failed':
       return {
-        ...patchStory(next, event.storyId ?? '', (s) => ({ ...s, lastFailure: event.reason })),
+        ...patchStory(next, event.storyId ?? '', (s) => ({
+          ...s,
+          lastFailure: event.reason,
+          durationMs: s.durationMs + (event.durationMs ?? 0),
+        })),
         activity: `✗ ${event.storyId} attempt ${event.attempt} failed: ${firstLine(event.reason)}`,
       };
     case 'story-parked':
       return patchStory(next, event.storyId, (s) => ({ ...s, state: 'parked', lastFailure: event.reason }));
+    case 'question-asked':
+      return {
+        ...patchStory(next, event.storyId ?? '', ({ answered: _earlier, ...s }) => ({
+          ...s,
+          state: 'waiting',
+          question: { id: event.questionId, text: event.question },
+        })),
+        activity: `? ${event.storyId ?? 'the run'} asks: ${firstLine(event.question)}`,
+      };
+    case 'question-answered':
+      return patchStory(next, event.storyId ?? '', (s) => ({ ...s, state: 'todo', answered: event.answer }));
     case 'rate-limited':
       // The engine does not count a rate-limited attempt against the limit.
       return {
@@ -292,7 +342,17 @@ export function reduceRun(run: RunView, summary: PrdSummary, event: SessionEvent
     case 'agent-switched':
       return { ...next, counted: Math.max(0, run.counted - 1) };
     case 'max-iterations-changed':
-      return { ...next, maxIterations: event.maxIterations };
+      return withLimit(next, event.maxIterations);
+    case 'waiting': {
+      const untilMs = event.until ? Date.parse(event.until) : nowMs + (event.waitMs ?? 0);
+      const waiting = { reason: event.reason, message: event.message, untilMs };
+      return { ...givenBack(next, event.storyId), waiting, activity: event.message };
+    }
+    case 'agent-unusable':
+      return {
+        ...givenBack(next, run.current?.storyId),
+        unusable: { agent: event.agent, message: event.message, fix: event.fix },
+      };
     case 'hook-started':
     case 'hook-finished':
     case 'hook-committed':
@@ -301,10 +361,17 @@ export function reduceRun(run: RunView, summary: PrdSummary, event: SessionEvent
     case 'stop-requested':
       return { ...next, stopping: event.how === 'graceful' ? 'pause' : 'stop' };
     case 'run-finished':
-      return endRun(next, run, nowMs, { ...event, parked: event.parked });
+      return endRun({ ...next, waiting: null }, run, nowMs, { ...event, parked: event.parked });
     default:
       return next;
   }
+}
+
+/** The world outside ended the attempt: it is not counted, so the story shows the attempts before it. */
+function givenBack(run: RunView, storyId: string | undefined): RunView {
+  const current = run.current;
+  if (current === null || storyId === undefined || current.storyId !== storyId) return run;
+  return patchStory(run, storyId, (s) => ({ ...s, attempts: Math.max(0, current.attempt - 1) }));
 }
 
 /** A loop started (or resumed): a fresh session's figures, the stories as the summary has them. */
@@ -312,14 +379,18 @@ export function startRun(
   next: RunView,
   summary: PrdSummary,
   nowMs: number,
-  start: Pick<RunView, 'maxIterations' | 'iteration' | 'agent' | 'activity'>,
+  start: Pick<RunView, 'maxIterations' | 'iteration' | 'agent' | 'sandbox' | 'activity'>,
 ): RunView {
   return {
     ...next,
     ...start,
     phase: 'running',
     stopping: 'none',
+    interruption: null,
+    winding: false,
     counted: 0,
+    last: null,
+    waiting: null,
     startedAtMs: nowMs,
     finishedAtMs: null,
     costUsd: summary.costUsd,
@@ -338,10 +409,14 @@ export function endRun(
   nowMs: number,
   end: RunOutcome & { costUsd: number },
 ): RunView {
+  const interrupted = end.reason === 'interrupted';
   return {
     ...next,
-    phase: end.reason === 'interrupted' ? 'paused' : 'finished',
+    phase: interrupted ? 'paused' : 'finished',
     stopping: 'none',
+    // Only `p` lets the iteration finish; `x`, a second Ctrl-C or the terminal closing stop it.
+    interruption: interrupted ? (run.stopping === 'pause' ? 'pause' : 'stop') : null,
+    winding: false,
     finishedAtMs: nowMs,
     current: null,
     costUsd: end.costUsd,

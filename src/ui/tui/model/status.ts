@@ -1,5 +1,5 @@
 /** The one-word state of a PRD's loop, for the header, the tabs and the picker. */
-import type { PrdSummary } from '../session.js';
+import type { AgentProblem, PrdSummary } from '../session.js';
 import type { LineStyle } from './log-lines.js';
 import type { RunView } from './run-view.js';
 
@@ -24,12 +24,17 @@ export function unitWords(summary: PrdSummary): { unit: string; units: string; c
     : { unit: 'Story', units: 'stories', complete: 'every story passed' };
 }
 
-export function statusBadge(run: RunView, summary: PrdSummary): Badge {
+export function statusBadge(
+  run: RunView,
+  summary: PrdSummary,
+  agentProblem: AgentProblem | null = null,
+): Badge {
   switch (run.phase) {
     case 'ready':
       if (summary.running) return { label: 'Running in another process', style: 'warn' };
       if (run.error !== null) return { label: `Could not start: ${run.error}`, style: 'bad' };
       if (allDone(summary)) return { label: `Complete — ${unitWords(summary).complete}`, style: 'good' };
+      if (agentProblem !== null) return { label: `Cannot start: ${agentProblem.message}`, style: 'bad' };
       return { label: 'Ready — press s to start', style: 'accent' };
     case 'starting':
       return { label: 'Starting…', style: 'accent' };
@@ -38,7 +43,9 @@ export function statusBadge(run: RunView, summary: PrdSummary): Badge {
       if (run.stopping === 'stop') return { label: 'Stopping', style: 'warn' };
       return { label: 'Running', style: 'good' };
     case 'paused':
-      return { label: 'Paused — press s to resume', style: 'warn' };
+      return run.interruption === 'stop'
+        ? { label: 'Stopped — press s to resume', style: 'warn' }
+        : { label: 'Paused — press s to resume', style: 'warn' };
     case 'finished': {
       const outcome = run.outcome;
       if (outcome === null || outcome.exitCode === 0 || allDone(summary))

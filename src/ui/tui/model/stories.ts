@@ -1,5 +1,5 @@
 /** The story list as shown: the task file's stories with what the running loop says about them. */
-import type { StoryState, StorySummary } from '../session.js';
+import type { StoryQuestion, StoryState, StorySummary } from '../session.js';
 import type { RunView } from './run-view.js';
 
 export interface StoryRow {
@@ -9,6 +9,7 @@ export interface StoryRow {
   costUsd: number;
   durationMs: number;
   lastFailure?: string;
+  question?: StoryQuestion;
 }
 
 export const STATUS_ICON: Readonly<Record<StoryState, string>> = {
@@ -16,6 +17,7 @@ export const STATUS_ICON: Readonly<Record<StoryState, string>> = {
   'in-progress': '●',
   todo: '○',
   parked: '✗',
+  waiting: '?',
 };
 
 /**
@@ -37,6 +39,8 @@ function computeRows(stories: readonly StorySummary[], run: RunView): StoryRow[]
   return stories.map((story) => {
     const live = run.stories[story.id];
     const lastFailure = live?.lastFailure ?? story.lastFailure;
+    const asked = live?.question ?? story.question;
+    const question = asked && live?.answered !== undefined ? { ...asked, answer: live.answered } : asked;
     return {
       story,
       // The task file is the record: a story it marks done stays done whatever the run saw.
@@ -45,6 +49,7 @@ function computeRows(stories: readonly StorySummary[], run: RunView): StoryRow[]
       costUsd: live?.costUsd ?? story.costUsd,
       durationMs: live?.durationMs ?? story.durationMs,
       ...(lastFailure !== undefined ? { lastFailure } : {}),
+      ...(question !== undefined ? { question } : {}),
     };
   });
 }

@@ -4,6 +4,7 @@
  * answers to requests); `handleKey` (keys.ts) applies what the user pressed.
  */
 import type {
+  AgentProblem,
   HandOffRequest,
   HandOffResult,
   PrdSummary,
@@ -12,7 +13,15 @@ import type {
   TuiSettings,
 } from '../session.js';
 import { finishOf } from './goal-event.js';
-import { initialRunView, isActive, type RunView, reduceRun, reloadedRun, withStep } from './run-view.js';
+import {
+  initialRunView,
+  isActive,
+  type RunView,
+  reduceRun,
+  reloadedRun,
+  withLimit,
+  withStep,
+} from './run-view.js';
 import type { StepName, StepView } from './steps.js';
 
 export interface PrdView {
@@ -27,6 +36,8 @@ export interface PrdView {
 export type DiffView = {
   kind: 'diff';
   storyId: string | null;
+  /** With no story: the attempt in flight whose work it shows (`US-002 attempt 1`), if any. */
+  attempt: string | null;
   status: 'loading' | 'ready' | 'error';
   text: string;
   top: number;
@@ -44,6 +55,16 @@ export type SettingsView = {
 /** Asks for the name of a new PRD before the terminal goes to the agent. */
 export type PromptView = { kind: 'prompt'; text: string };
 
+/** `a` on a waiting story: the answer to its question, typed here and recorded as `ralph answer` does. */
+export type AnswerView = {
+  kind: 'answer';
+  name: string;
+  storyId: string;
+  questionId: string;
+  question: string;
+  text: string;
+};
+
 /** A message too long for the footer (why a hand-off was refused, what it did); any key closes it. */
 export type NoticeView = { kind: 'notice'; title: string; text: string; tone: 'good' | 'bad' };
 
@@ -55,6 +76,7 @@ export type BaseView =
   | SettingsView
   | { kind: 'completion' }
   | PromptView
+  | AnswerView
   | NoticeView;
 
 export type View = BaseView | { kind: 'help'; back: BaseView; page: number };
@@ -81,18 +103,23 @@ export interface TuiState {
   exit: number | null;
   /** The exit code of the latest run that finished; the TUI's own exit code. */
   lastExitCode: number | null;
+  /** The agent cannot run here (found when the TUI opened); cleared once a run starts. */
+  agentProblem: AgentProblem | null;
 }
 
 export type Action =
   | { type: 'session-event'; name: string; event: SessionEvent; nowMs: number }
   | { type: 'prd-reloaded'; summary: PrdSummary }
   | { type: 'start-failed'; name: string; message: string }
+  | { type: 'agent-checked'; problem: AgentProblem | null }
   | { type: 'max-iterations-set'; name: string; value: number }
   | { type: 'diff-loaded'; storyId: string | null; text: string; ok: boolean }
   | { type: 'settings-saved'; settings: TuiSettings; issues: readonly string[] }
   | { type: 'flash'; message: string }
   | { type: 'step'; name: string; step: StepName; view: StepView }
-  | { type: 'hand-off-done'; request: HandOffRequest; result: HandOffResult };
+  | { type: 'hand-off-done'; request: HandOffRequest; result: HandOffResult }
+  /** The agent was checked again (`r`): fixed, or still not usable. */
+  | { type: 'agent-rechecked'; name: string; ok: boolean; message: string };
 
 export interface InitOptions {
   logCapacity?: number;
@@ -120,6 +147,7 @@ export function initialState(session: TuiSession, options: InitOptions = {}): Tu
     interrupts: 0,
     exit: null,
     lastExitCode: null,
+    agentProblem: null,
   };
 }
 
@@ -149,13 +177,19 @@ export function reduce(state: TuiState, action: Action): TuiState {
         ...p,
         run: reduceRun(p.run, p.summary, event, action.nowMs),
       }));
+      // A run started: whatever the check at the start said, the agent runs.
+      if (event.type === 'run-started') next = { ...next, agentProblem: null };
       const finished = finishOf(event);
       if (finished !== null) {
-        const paused = finished.reason === 'interrupted';
+        // An agent that cannot be used stays on the dashboard with its sentence: nothing is complete.
+        const paused = finished.reason === 'interrupted' || finished.reason === 'agent-unusable';
         next = { ...next, lastExitCode: finished.exitCode };
         const isSelected = selectedPrd(next)?.summary.name === name;
         const kind = next.view.kind;
+        const unusable = next.prds.find((p) => p.summary.name === name)?.run.unusable ?? null;
         if (!isSelected) next = { ...next, flash: `${name}: ${finished.message}` };
+        else if (unusable !== null && finished.reason === 'agent-unusable')
+          next = { ...next, view: unusableNotice(unusable), flash: null };
         else if (paused) next = { ...next, flash: null };
         else if (next.quit === 'none' && (kind === 'dashboard' || kind === 'log' || kind === 'diff'))
           next = { ...next, view: { kind: 'completion' }, flash: null };
@@ -182,8 +216,23 @@ export function reduce(state: TuiState, action: Action): TuiState {
         })),
         flash: `${action.name}: ${action.message}`,
       });
+    case 'agent-checked': {
+      const problem = action.problem;
+      if (problem === null || anyActive(state)) return { ...state, agentProblem: null };
+      // Said before anything is pressed, with how to fix it; the header keeps saying it after.
+      const view: View =
+        state.view.kind === 'dashboard'
+          ? {
+              kind: 'notice',
+              title: 'The agent cannot run here',
+              text: agentProblemText(problem),
+              tone: 'bad',
+            }
+          : state.view;
+      return { ...state, agentProblem: problem, view };
+    }
     case 'max-iterations-set':
-      return updatePrd(state, action.name, (p) => ({ ...p, run: { ...p.run, maxIterations: action.value } }));
+      return updatePrd(state, action.name, (p) => ({ ...p, run: withLimit(p.run, action.value) }));
     case 'step':
       return updatePrd(state, action.name, (p) => ({ ...p, run: withStep(p.run, action.step, action.view) }));
     case 'hand-off-done':
@@ -211,8 +260,19 @@ export function reduce(state: TuiState, action: Action): TuiState {
     }
     case 'flash':
       return { ...state, flash: action.message };
+    case 'agent-rechecked':
+      return {
+        ...updatePrd(state, action.name, (p) => ({
+          ...p,
+          run: action.ok ? { ...p.run, unusable: null, error: null } : p.run,
+        })),
+        flash: action.message,
+      };
   }
 }
+
+export const agentProblemText = (problem: AgentProblem): string =>
+  [problem.message, ...problem.details, '', 'Any key closes this; then s tries again.'].join('\n');
 
 /** Back from the agent: the PRD it wrote or edited is shown and selected; the outcome is said. */
 function handOffDone(state: TuiState, request: HandOffRequest, result: HandOffResult): TuiState {
@@ -235,4 +295,14 @@ function handOffDone(state: TuiState, request: HandOffRequest, result: HandOffRe
   }
   const added: PrdView = { summary: prd, run: initialRunView(prd), pickedStory: null, logTop: null };
   return { ...back, prds: [...back.prds, added], selected: back.prds.length, view: notice };
+}
+
+/** The whole sentence of an agent that cannot be used, wrapped: the activity line has room for its start only. */
+function unusableNotice(unusable: { agent: string; message: string; fix: string }): View {
+  return {
+    kind: 'notice',
+    title: `${unusable.agent} cannot be used`,
+    text: `${unusable.message}.\n\nTo fix it: ${unusable.fix}.\n\nNothing was counted or parked. Once it is fixed, r checks the agent with one tiny request, and s is offered again.`,
+    tone: 'bad',
+  };
 }

@@ -1,0 +1,13 @@
+import type { Config } from '../state/config.js';
+import type { WebhookTarget } from '../ui/webhook-sink.js';
+
+/**
+ * The webhooks of one run: the config's `notify.webhooks` and the command
+ * line's `--notify` URLs (each once), every one told of the config's
+ * `notify.events` (all of them when it names none).
+ */
+export function webhookTargets(config: Config, urls: readonly string[] = []): WebhookTarget[] {
+  const notify = config.notify ?? { webhooks: [], events: null };
+  const events = notify.events === null ? null : new Set(notify.events);
+  return [...new Set([...notify.webhooks, ...urls])].map((url) => ({ url, events }));
+}

@@ -1,0 +1,164 @@
+/**
+ * A run as the page shows it, decided from what was read of its files:
+ * each story's or step's state, the run's phase and one sentence on what it
+ * is doing. Pure.
+ */
+import type { Prd } from '../core/types.js';
+import type { GoalRunSummary } from '../goal/goal-summary.js';
+import type { LockStatus } from '../state/lock.js';
+import type { ControlRequest } from '../state/run-control.js';
+import type { RunState } from '../state/run-state.js';
+import type { RunActivity } from './run-activity.js';
+import type { ItemState, ItemView, QuestionView, RunPhase, RunView } from './view.js';
+
+interface Shared {
+  name: string;
+  lock: LockStatus;
+  activity: RunActivity;
+  questions: QuestionView[];
+  control: ControlRequest | null;
+}
+
+export interface PrdRead extends Shared {
+  /** Null when the task file does not read; `error` says why. */
+  prd: Prd | null;
+  error: string | null;
+  state: RunState | null;
+}
+
+export interface GoalRead extends Shared {
+  summary: GoalRunSummary | null;
+  error: string | null;
+}
+
+export function prdRunView(read: PrdRead): RunView {
+  const live = liveOf(read.lock);
+  const state = read.state;
+  const inFlight = new Set<string>();
+  if (live && state?.current) inFlight.add(state.current.storyId);
+  if (live) for (const r of state?.running ?? []) inFlight.add(r.storyId);
+  const waiting = new Set(read.questions.flatMap((q) => (q.storyId === null ? [] : [q.storyId])));
+  const items = (read.prd?.stories ?? []).map((s): ItemView => {
+    const record = state?.stories[s.id];
+    const itemState: ItemState =
+      s.status === 'done'
+        ? 'done'
+        : inFlight.has(s.id)
+          ? 'running'
+          : waiting.has(s.id)
+            ? 'waiting'
+            : record?.parked
+              ? 'parked'
+              : 'todo';
+    return {
+      id: s.id,
+      title: s.title,
+      state: itemState,
+      attempts: record?.attempts ?? 0,
+      durationMs: record?.durationMs ?? 0,
+      costUsd: record?.costUsd ?? 0,
+      reason: itemState === 'done' ? null : (record?.lastFailure?.reason ?? null),
+      dependsOn: s.dependsOn ?? [],
+    };
+  });
+  const done = items.filter((i) => i.state === 'done').length;
+  const phase: RunPhase = live
+    ? 'running'
+    : read.prd === null
+      ? 'invalid'
+      : items.length > 0 && done === items.length
+        ? 'complete'
+        : state?.current
+          ? 'interrupted'
+          : state?.stop
+            ? 'stopped'
+            : 'idle';
+  const interrupted = state?.current
+    ? `the last run stopped during ${state.current.storyId} attempt ${state.current.attempt}; the next \`ralph run\` rolls it back and goes on`
+    : null;
+  return {
+    name: read.name,
+    kind: 'prd',
+    title: read.prd?.project ?? read.name,
+    phase,
+    detail: detailOf(read, live, phase === 'interrupted' ? interrupted : null, state?.stop?.reason ?? null),
+    done,
+    total: items.length,
+    iterations: state?.totals.iterations ?? 0,
+    costUsd: state?.totals.costUsd ?? 0,
+    live,
+    control: controlOf(read, live),
+    items,
+    questions: read.questions,
+    error: read.error,
+  };
+}
+
+export function goalRunView(read: GoalRead): RunView {
+  const live = liveOf(read.lock);
+  const s = read.summary;
+  const items = (s?.steps ?? []).map(
+    (step): ItemView => ({
+      id: step.id,
+      title: step.prompt,
+      state: step.state === 'in-progress' ? 'running' : step.state,
+      attempts: step.iterations,
+      durationMs: step.durationMs,
+      costUsd: step.costUsd,
+      reason: null,
+      dependsOn: [],
+    }),
+  );
+  const phase: RunPhase = s === null ? 'invalid' : live ? 'running' : s.state;
+  const humanNeeded = s?.humanNeeded ? `needs a person: ${s.humanNeeded.reason}` : null;
+  return {
+    name: read.name,
+    kind: 'goal',
+    title: s?.goal.trim().split('\n')[0] ?? read.name,
+    phase,
+    detail: detailOf(read, live, humanNeeded, s?.stop?.reason ?? null),
+    done: s?.done ?? 0,
+    total: s?.total ?? 0,
+    iterations: s?.iterations ?? 0,
+    costUsd: s?.costUsd ?? 0,
+    live,
+    control: controlOf(read, live),
+    items,
+    questions: read.questions,
+    error: read.error,
+  };
+}
+
+function liveOf(lock: LockStatus): RunView['live'] {
+  return lock.kind === 'held' && lock.info !== null
+    ? { pid: lock.info.pid, host: lock.info.host, since: lock.info.startedAt }
+    : null;
+}
+
+/** A request sent to the live run: shown until the run has ended. */
+function controlOf(read: Shared, live: RunView['live']): RunView['control'] {
+  const c = read.control;
+  if (c === null || live === null) return null;
+  const forThisRun = c.run.pid === live.pid && c.run.host === live.host && c.run.startedAt === live.since;
+  return forThisRun ? c.request : null;
+}
+
+function detailOf(
+  read: Shared & { error: string | null },
+  live: RunView['live'],
+  standing: string | null,
+  stopReason: string | null,
+): string {
+  if (read.error !== null) return read.error;
+  const { waiting, iteration, finished } = read.activity;
+  if (live !== null) {
+    if (waiting !== null)
+      return `waiting (${waiting.reason}): ${waiting.message}${waiting.until ? ` until ${waiting.until}` : ''}`;
+    return iteration !== null
+      ? `iteration ${iteration.number}: ${iteration.label}, since ${iteration.startedAt}`
+      : `running (pid ${live.pid} on ${live.host})`;
+  }
+  if (standing !== null) return standing;
+  if (finished !== null) return `${finished.message} (exit ${finished.exitCode})`;
+  return stopReason !== null ? `stopped: ${stopReason}` : 'not run yet';
+}
