@@ -5,7 +5,6 @@ import { runGoalLoop } from '../goal/goal-runner.js';
 import type { GoalSpec } from '../goal/goal-spec.js';
 import { goalRunFiles, readGoalProgress } from '../goal/progress-file.js';
 import type { GoalProgress } from '../goal/progress-schema.js';
-import { watchControlFile } from '../run/control-watch.js';
 import { onComplete } from '../run/on-complete.js';
 import {
   agentTimeLimits,
@@ -19,8 +18,9 @@ import { enterPlace, workspaceMode } from '../run/workspace.js';
 import { requireSandbox, runSandbox } from '../sandbox/run-sandbox.js';
 import type { Config } from '../state/config.js';
 import { runDir } from '../state/layout.js';
-import { acquireLock, type LockHandle, whileHolding } from '../state/lock.js';
+import type { LockHandle } from '../state/lock.js';
 import { DEFAULT_GOAL_MAX_ITERATIONS, type GoalOptions } from './command-options.js';
+import { holdRun } from './hold-run.js';
 import { onCompleteWanted, setUpRunAgents } from './run-setup.js';
 
 /** How long parallel hooks still running at the end are awaited before they are killed. */
@@ -59,34 +59,19 @@ export async function executeGoal(
 ): Promise<number> {
   // A sandbox asked for and not to be had refuses here, before the lock or anything else is written.
   const sandbox = requireSandbox(opts, config);
-  // Held before anything changes: a second run must not set up a worktree under a live one.
-  const lock = await acquireLock(goalRunFiles(runDir(root, spec.name)).lock, {
-    command: `ralph goal ${spec.name}`,
-    ...(opts.force ? { force: true } : {}),
-    ...(sandbox ? { sandbox: sandbox.kind } : {}),
-  });
-  // The web page's Pause and Stop reach the run through its control file, whoever else watches it.
-  const control = watchControlFile({
-    runDir: runDir(root, spec.name),
-    lock: lock.info,
-    stop: run.stop,
-    kill: run.kill,
-    emit: run.emit,
-  });
-  return whileHolding(lock, async () => {
-    try {
-      return await goalLocked(
-        root,
-        config,
-        spec,
-        opts,
-        { ...run, stop: control.stop, kill: control.kill },
-        lock,
-      );
-    } finally {
-      await control.dispose();
-    }
-  });
+  return holdRun(
+    {
+      lockPath: goalRunFiles(runDir(root, spec.name)).lock,
+      runDir: runDir(root, spec.name),
+      lock: {
+        command: `ralph goal ${spec.name}`,
+        ...(opts.force ? { force: true } : {}),
+        ...(sandbox ? { sandbox: sandbox.kind } : {}),
+      },
+    },
+    run,
+    (controlled, lock) => goalLocked(root, config, spec, opts, controlled, lock),
+  );
 }
 
 async function goalLocked(

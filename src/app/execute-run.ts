@@ -3,7 +3,6 @@ import { ExitCode } from '../core/errors.js';
 import type { RunEvent } from '../events/run-event.js';
 import { hasParallelLeftovers } from '../parallel/activity.js';
 import { runParallel } from '../parallel/parallel-runner.js';
-import { watchControlFile } from '../run/control-watch.js';
 import { completedStories, onComplete } from '../run/on-complete.js';
 import type { LoopSteering } from '../run/run-context.js';
 import { loopLimits } from '../run/run-limits.js';
@@ -12,9 +11,10 @@ import { requireSandbox, runSandbox } from '../sandbox/run-sandbox.js';
 import { type LoopOutcome, runLoop } from '../sequential/sequential-runner.js';
 import type { Config } from '../state/config.js';
 import { runFiles } from '../state/layout.js';
-import { acquireLock, type LockHandle, whileHolding } from '../state/lock.js';
+import type { LockHandle } from '../state/lock.js';
 import { readRunState } from '../state/run-state.js';
 import type { RunOptions } from './command-options.js';
+import { holdRun } from './hold-run.js';
 import { onCompleteWanted, setUpRunAgents } from './run-setup.js';
 import { type TaskContext, workspaceTarget } from './task-context.js';
 
@@ -43,27 +43,19 @@ export async function executeRun(
 ): Promise<number> {
   // A sandbox asked for and not to be had refuses here, before the lock or anything else is written.
   const sandbox = requireSandbox(opts, config);
-  // Held before anything changes: a second run must not archive, switch branches or set up a worktree under a live one.
-  const lock = await acquireLock(runFiles(ctx.target.runDir).lock, {
-    command: `ralph run ${ctx.target.name}`,
-    ...(opts.force ? { force: true } : {}),
-    ...(sandbox ? { sandbox: sandbox.kind } : {}),
-  });
-  // The web page's Pause and Stop reach the run through its control file, whoever else watches it.
-  const control = watchControlFile({
-    runDir: ctx.target.runDir,
-    lock: lock.info,
-    stop: run.stop,
-    kill: run.kill,
-    emit: run.emit,
-  });
-  return whileHolding(lock, async () => {
-    try {
-      return await runLocked(ctx, config, opts, { ...run, stop: control.stop, kill: control.kill }, lock);
-    } finally {
-      await control.dispose();
-    }
-  });
+  return holdRun(
+    {
+      lockPath: runFiles(ctx.target.runDir).lock,
+      runDir: ctx.target.runDir,
+      lock: {
+        command: `ralph run ${ctx.target.name}`,
+        ...(opts.force ? { force: true } : {}),
+        ...(sandbox ? { sandbox: sandbox.kind } : {}),
+      },
+    },
+    run,
+    (controlled, lock) => runLocked(ctx, config, opts, controlled, lock),
+  );
 }
 
 async function runLocked(

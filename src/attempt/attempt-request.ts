@@ -25,6 +25,32 @@ export type AttemptEvent =
  * loop around it records what it must survive a kill through the callbacks,
  * which the kernel awaits before going on.
  */
+/** The part of a request every runner fills alike from its context: limits, gates, how to stop and wrap. */
+export type AttemptBounds = Pick<
+  AttemptRequest<unknown, unknown>,
+  'timeoutMs' | 'idleTimeoutMs' | 'heartbeatMs' | 'gates' | 'wrap' | 'killSignal'
+>;
+
+/** What a runner's context holds that `attemptBounds` reads. */
+export interface BoundsSource {
+  limits: { timeoutMs: number; idleTimeoutMs: number; heartbeatMs?: number | undefined };
+  config: { checks: readonly string[] };
+  killSignal: AbortSignal;
+  wrap?: CommandWrapper | undefined;
+}
+
+/** The same bounds for a story's attempt, a goal iteration and a race's resolution. */
+export function attemptBounds(ctx: BoundsSource): AttemptBounds {
+  return {
+    timeoutMs: ctx.limits.timeoutMs,
+    idleTimeoutMs: ctx.limits.idleTimeoutMs,
+    ...(ctx.limits.heartbeatMs ? { heartbeatMs: ctx.limits.heartbeatMs } : {}),
+    gates: ctx.config.checks,
+    killSignal: ctx.killSignal,
+    ...(ctx.wrap ? { wrap: ctx.wrap } : {}),
+  };
+}
+
 export interface AttemptRequest<Said, Verdict> {
   /** The git work tree the agent works in: a PRD's worktree, a story's, or the main checkout. */
   cwd: string;

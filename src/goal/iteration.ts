@@ -1,4 +1,5 @@
 import type { AgentSetup } from '../agents/adapter.js';
+import { attemptBounds } from '../attempt/attempt-request.js';
 import { runAttempt } from '../attempt/run-attempt.js';
 import type { ModeSelection } from '../core/goal-mode.js';
 import { type GoalVerdict, goalShape } from '../core/goal-shape.js';
@@ -50,12 +51,7 @@ export async function runGoalIteration(
       ...(answer !== undefined ? { answer } : {}),
     }),
     agent,
-    timeoutMs: ctx.limits.timeoutMs,
-    idleTimeoutMs: ctx.limits.idleTimeoutMs,
-    ...(ctx.limits.heartbeatMs ? { heartbeatMs: ctx.limits.heartbeatMs } : {}),
-    gates: ctx.config.checks,
-    killSignal: ctx.killSignal,
-    ...(ctx.wrap ? { wrap: ctx.wrap } : {}),
+    ...attemptBounds(ctx),
     rawLogPath: transcript,
     toolPaths: goalToolPaths(ctx),
     isToolPath: (path) => isToolPath(ctx, path),

@@ -1,5 +1,6 @@
 import type { AgentSetup } from '../agents/adapter.js';
 import type { CollectedUsage } from '../attempt/agent-collector.js';
+import { attemptBounds } from '../attempt/attempt-request.js';
 import { runAttempt } from '../attempt/run-attempt.js';
 import { RESOLVE_PROMPT } from '../core/embedded-prompts.js';
 import type { IntegrationProblem } from '../core/integration-failure.js';
@@ -130,12 +131,7 @@ export async function resolveRace(request: RaceRequest): Promise<RaceResolution>
       progressFilePath: toolPaths(inStory)[1] ?? '',
     }),
     agent: request.agent,
-    timeoutMs: ctx.limits.timeoutMs,
-    idleTimeoutMs: ctx.limits.idleTimeoutMs,
-    ...(ctx.limits.heartbeatMs ? { heartbeatMs: ctx.limits.heartbeatMs } : {}),
-    gates: ctx.config.checks,
-    killSignal: ctx.killSignal,
-    ...(ctx.wrap ? { wrap: ctx.wrap } : {}),
+    ...attemptBounds(ctx),
     rawLogPath: resolutionLogPath(ctx.files.dir, iteration),
     toolPaths: toolPaths(inStory),
     isToolPath: (path) => isToolFile(inStory, path),

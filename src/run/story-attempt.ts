@@ -1,6 +1,6 @@
 import type { AgentSetup } from '../agents/adapter.js';
 import type { CollectedUsage } from '../attempt/agent-collector.js';
-import type { AttemptEvent, AttemptRequest } from '../attempt/attempt-request.js';
+import { type AttemptEvent, type AttemptRequest, attemptBounds } from '../attempt/attempt-request.js';
 import type { Question } from '../core/questions.js';
 import type { Signals } from '../core/signals.js';
 import { storyShape } from '../core/story-shape.js';
@@ -59,12 +59,7 @@ export async function storyAttemptRequest(spec: StoryAttemptSpec): Promise<Attem
       spec.lastRequeue,
     ),
     agent: spec.agent,
-    timeoutMs: ctx.limits.timeoutMs,
-    idleTimeoutMs: ctx.limits.idleTimeoutMs,
-    ...(ctx.limits.heartbeatMs ? { heartbeatMs: ctx.limits.heartbeatMs } : {}),
-    gates: ctx.config.checks,
-    killSignal: ctx.killSignal,
-    ...(ctx.wrap ? { wrap: ctx.wrap } : {}),
+    ...attemptBounds(ctx),
     rawLogPath: iterationLogPath(ctx.files.dir, spec.iteration),
     toolPaths: toolPaths(ctx),
     isToolPath: (path) => isToolFile(ctx, path),
