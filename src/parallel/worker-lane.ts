@@ -166,8 +166,10 @@ export async function recordFailure(
 }
 
 /**
- * Parks the stories among `ready` whose attempts (in earlier runs) already
- * cost `--max-cost-per-story`, without starting them. Returns how many.
+ * Parks the stories among `ready` whose spend already reached
+ * `--max-cost-per-story` (attempts in earlier runs, or a race's resolution
+ * before a requeue), without starting them; a requeued story gives up the
+ * landing reserved for it. Returns how many.
  */
 export async function parkSpentStories(run: ParallelRun, ready: readonly Story[]): Promise<number> {
   const { ctx } = run;
@@ -178,6 +180,7 @@ export async function parkSpentStories(run: ParallelRun, ready: readonly Story[]
     if (reason === null) continue;
     await run.store.update((s) => markParked(s, story.id, ctx.now()));
     ctx.emit({ type: 'story-parked', storyId: story.id, attempts: record.attempts, reason });
+    await releaseReservation(run, story.id);
     parked++;
   }
   return parked;

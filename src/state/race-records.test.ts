@@ -8,10 +8,20 @@ import {
 } from './race-records.js';
 import { RunStateSchema } from './run-state.js';
 import { markFailed, newRunState, storyRun } from './run-state-update.js';
-import { startRunning } from './running-attempts.js';
+import { endRunning, startRunning } from './running-attempts.js';
 
 const now = new Date('2026-01-02T03:04:05.000Z');
 const fresh = () => newRunState({ name: 'demo', taskPath: '/x', now });
+/** US-001's attempt in flight on worker 1, started `now`. */
+const running = () =>
+  startRunning(fresh(), {
+    storyId: 'US-001',
+    worker: 1,
+    headBefore: 'a'.repeat(40),
+    branch: 'b',
+    worktree: '/w',
+    now,
+  });
 
 describe('race records', () => {
   it('a resolution run belongs to the iteration it resolves, its agent recorded, and ends', () => {
@@ -24,15 +34,18 @@ describe('race records', () => {
     expect(endResolving(state, now).resolving).toBeUndefined();
   });
 
+  it('a resolution’s wall time is its story’s, beside its attempts’ (the forecast’s pace)', () => {
+    const later = (ms: number) => new Date(now.getTime() + ms);
+    let state = running();
+    state = endRunning(state, 'US-001', later(60_000));
+    expect(storyRun(state, 'US-001').elapsedMs).toBe(60_000);
+    state = startResolving(state, { storyId: 'US-001', worktree: '/r', iteration: 1, now: later(70_000) });
+    state = endResolving(state, later(95_000));
+    expect(storyRun(state, 'US-001').elapsedMs).toBe(85_000);
+  });
+
   it('a requeue gives the attempt back and keeps why, in place of a failure; a failure clears it', () => {
-    let state = startRunning(fresh(), {
-      storyId: 'US-001',
-      worker: 1,
-      headBefore: 'a'.repeat(40),
-      branch: 'b',
-      worktree: '/w',
-      now,
-    });
+    let state = running();
     state = markFailed(state, 'US-001', { reason: 'old', kind: 'no-commit', now });
     state = markRequeued(state, 'US-001', { requeues: 1, note: { kind: 'conflict', reason: 'raced' }, now });
     const story = storyRun(state, 'US-001');

@@ -1,6 +1,6 @@
 import type { Reservation } from '../core/landing-race.js';
 import type { Failure, Resolving, RunState } from './run-state.js';
-import { storyRun } from './run-state-update.js';
+import { storyRun, withElapsed } from './run-state-update.js';
 
 /**
  * Pure updates of a parallel run's state around a race (verified work the
@@ -37,9 +37,13 @@ export function updateResolving(
   return state.resolving ? { ...state, resolving: { ...state.resolving, ...change } } : state;
 }
 
+/** The resolution ends; its wall time is its story's, as an attempt's is (the forecast's pace). */
 export function endResolving(state: RunState, now: Date): RunState {
-  const { resolving: _done, ...rest } = state;
-  return { ...rest, updatedAt: now.toISOString() };
+  const { resolving, ...rest } = state;
+  const ended = { ...rest, updatedAt: now.toISOString() };
+  return resolving
+    ? withElapsed(ended, resolving.storyId, now.getTime() - Date.parse(resolving.startedAt))
+    : ended;
 }
 
 /** Sets (or, with null, clears) the reservation of the next landing. */

@@ -9,7 +9,14 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createLoopProject, type LoopProject, prdJson } from '../support/loop-project.js';
 import type { Turn } from '../support/model-script.js';
-import { parallelProject } from '../support/parallel-project.js';
+import {
+  droppingResolution,
+  OVERLAP_FILES,
+  type OverlapKind,
+  overlapAgent,
+  promptsOnly,
+} from '../support/overlap-prds.js';
+import { parallelProject, readEvents } from '../support/parallel-project.js';
 import { implement } from '../support/story-script.js';
 import { terminalTests } from '../tui/terminal.js';
 
@@ -100,6 +107,50 @@ describe('--max-cost-per-story', () => {
       new RegExp(`✗ US-001 parked before an attempt: ${PARKED_FOR_BUDGET.source}`),
     );
     expect(project.stories.prompts('US-001')).toHaveLength(2);
+  });
+
+  it('counts a race’s resolution in the parallel runner: a requeued story that spent the budget is parked, not redone', async () => {
+    const stories = [
+      { id: 'S-1', title: 'First' },
+      { id: 'S-2', title: 'Second' },
+    ];
+    // The resolution is refused (it drops the landed story's line) after spending on a large prompt.
+    const costlyDropping = (kind: OverlapKind, s: { id: string; title: string }): Turn[] =>
+      droppingResolution(kind, s).map((t) => ('tool' in t ? t : { ...t, usage: { inputTokens: 400_000 } }));
+    const project = await parallelProject(prdJson(stories), promptsOnly(stories), {
+      files: OVERLAP_FILES.overwrite,
+      wrap: overlapAgent('overwrite', stories, { resolve: costlyDropping }),
+    });
+    terminals.defer(project.cleanup);
+    const budget = 0.5;
+    const run = await project.run([
+      'demo',
+      '--headless',
+      '--parallel',
+      '2',
+      '--max-cost-per-story',
+      String(budget),
+    ]);
+    expect(run.exitCode).toBe(1);
+
+    const events = await readEvents(project);
+    const passed = events.filter((e) => e.type === 'story-passed').map((e) => e.storyId);
+    expect(passed).toHaveLength(1);
+    const [first] = passed;
+    const second = first === 'S-1' ? 'S-2' : 'S-1';
+    expect(events.filter((e) => e.type === 'story-requeued')).toEqual([
+      expect.objectContaining({ storyId: second, requeues: 1 }),
+    ]);
+    expect(events.filter((e) => e.type === 'story-parked')).toEqual([
+      expect.objectContaining({ storyId: second, reason: expect.stringMatching(PARKED_FOR_BUDGET) }),
+    ]);
+    // Its attempt and its resolution, and no redo.
+    expect(project.stories.prompts(second)).toHaveLength(2);
+    expect(await storyCost(project, first ?? '')).toBeLessThan(budget);
+    expect(await storyCost(project, second)).toBeGreaterThanOrEqual(budget);
+    expect(run.stdout).toMatch(
+      new RegExp(`✗ ${second} parked before an attempt: ${PARKED_FOR_BUDGET.source}`),
+    );
   });
 
   it('is a usage error when not a positive amount, and nothing is written', async () => {
