@@ -11,6 +11,14 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+import {
+  AGENT_SAYS,
+  CONTROL,
+  SHOWN_AGENT_SAYS,
+  SHOWN_TITLE,
+  TITLE,
+  WINDOW,
+} from '../support/hostile-text.js';
 import { createLoopProject, type LoopProject, prdJson } from '../support/loop-project.js';
 import type { Turn } from '../support/model-script.js';
 import { runRalph } from '../support/ralph-cli.js';
@@ -19,19 +27,8 @@ import { inProject, terminalTests } from '../tui/terminal.js';
 
 vi.setConfig({ testTimeout: 240_000 });
 
-const CLIPBOARD = '\u001b]52;c;SE9TVElMRQ==\u0007';
-const CLEAR = '\u001b[2J';
-const WINDOW = '\u001b]0;PWNED\u0007';
-const TITLE = `Greet ${CLIPBOARD}clip ${CLEAR}clear ${WINDOW}title`;
-const SHOWN_TITLE = 'Greet ␛]52;c;SE9TVElMRQ==␇clip ␛[2Jclear ␛]0;PWNED␇title';
 const PROJECT = `Demo ${WINDOW}`;
-/** With a C1 control too (CSI as one character), which JSON.stringify leaves raw. */
-const AGENT_SAYS = `Looking around ${CLIPBOARD}AGENT-CLIP and ${CLEAR}AGENT-CLEAR \u009b2J.`;
-const SHOWN_AGENT_SAYS = 'Looking around ␛]52;c;SE9TVElMRQ==␇AGENT-CLIP and ␛[2JAGENT-CLEAR \\u009b2J.';
 const FAIL_REASON = `blocked by ${WINDOW}FAIL-TITLE`;
-/** A C0 control but tab and line feed, DEL, or C1: none may reach a person's terminal raw. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
 /** Passes once `ok.txt` exists; until then it fails, printing escapes of its own. */
 const GATE = [
