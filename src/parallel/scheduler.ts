@@ -273,7 +273,7 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
         cap: workers - lanes.size,
         ...(run.reserved ? { first: new Set([run.reserved.storyId]) } : {}),
       });
-      // Spent up to --max-cost-per-story in an earlier run: parked without another attempt, then pick again.
+      // Spent up to --max-cost-per-story (an earlier run, a race's resolution): parked without another attempt, then pick again.
       if ((await parkSpentStories(run, ready)) > 0) continue;
       for (const story of ready) {
         const totals = store.current.totals;
