@@ -8,7 +8,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+import type { EventOf } from '../../src/events/run-event.js';
 import { createLoopProject, prdJson, THREE_STORIES } from '../support/loop-project.js';
+import { OVERLAP_FILES, overlapAgent, promptsOnly, SIX_STORIES } from '../support/overlap-prds.js';
+import { parallelProject, readEvents } from '../support/parallel-project.js';
 import { runRalph } from '../support/ralph-cli.js';
 import { fail, implement } from '../support/story-script.js';
 import { inProject, terminalTests } from '../tui/terminal.js';
@@ -74,6 +77,39 @@ describe('the forecast', () => {
     expect(done.text).not.toContain('left ~');
     t.type('q');
     expect(await t.exited).toBe(0);
+  });
+
+  it('in a parallel run is divided among the workers, and a story that raced to land counts its resolution', async () => {
+    const stories = SIX_STORIES.slice(0, 3).map(({ id, title }) => ({ id, title }));
+    // Every story appends to one file: the second of the two started together loses the race to land.
+    const project = await parallelProject(prdJson(stories), promptsOnly(stories), {
+      files: OVERLAP_FILES.append,
+      wrap: overlapAgent('append', stories),
+    });
+    terminals.defer(project.cleanup);
+    const run = await project.run(['demo', '--headless', '--parallel', '2']);
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `\\[merge US-00\\d\\] ✓ US-00\\d passed on attempt 1: .* — 2 stories left: ${TIME}(?: and ${COST})?, at the pace of 1 passed story, 2 at a time\\n`,
+      ),
+    );
+
+    const passed = (await readEvents(project)).filter(
+      (e) => e.type === 'story-passed',
+    ) as unknown as EventOf<'story-passed'>[];
+    expect(passed.map((e) => e.forecast?.storiesLeft ?? 0)).toEqual([2, 1, 0]);
+    expect(passed[0]?.forecast).toMatchObject({ basedOn: 1, lanes: 2 });
+    // One story left: one lane works on it.
+    expect(passed[1]?.forecast).toMatchObject({ basedOn: 2, lanes: 1 });
+    const resolved = passed.filter((e) => e.afterResolution === true);
+    expect(resolved.length).toBeGreaterThan(0);
+    const state = JSON.parse(await readFile(join(project.repo.dir, '.ralph/runs/demo/state.json'), 'utf8'));
+    for (const e of resolved) {
+      const story = state.stories[e.storyId];
+      // Its wall time holds the resolution as its agent time does: the attempt's and the resolution's.
+      expect(story.elapsedMs).toBeGreaterThanOrEqual(story.durationMs);
+    }
   });
 
   it('says nothing before a story has passed', async () => {
