@@ -3,6 +3,7 @@
  * against the scripted model: a story whose agent asks is marked ?, its
  * question is shown, `a` opens a text field whose answer (typed fast, Enter
  * arriving with the text) the waiting run (--wait) picks up and goes on with.
+ * The run has NO_COLOR set: the question and the field draw no colour.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { createLoopProject, prdJson } from '../support/loop-project.js';
@@ -34,7 +35,7 @@ describe('a waiting story in the TUI', () => {
     terminals.defer(project.cleanup);
     const t = terminals.start(['run', 'demo', '--no-worktree', '--wait'], {
       cwd: project.repo.dir,
-      env: terminalEnv({ ...project.claude.env, RALPH_AGENT_PATH: project.claude.binaryPath }),
+      env: terminalEnv({ ...project.claude.env, RALPH_AGENT_PATH: project.claude.binaryPath, NO_COLOR: '1' }),
       columns: 80,
       rows: 24,
     });
@@ -52,8 +53,11 @@ describe('a waiting story in the TUI', () => {
     t.type('a');
     screen = await t.see('US-001 asks');
     expect(screen.text).toContain(question);
+    t.type('French');
+    screen = await t.see('Answer: French');
+    expect(screen.colored).toBe('');
     // The answer and Enter in one write, as a fast typist or a paste sends them.
-    t.type('French, please\r');
+    t.type(', please\r');
     screen = await t.see(/✓ US-001/, 90_000);
     expect(screen.wrapped).toEqual([]);
     await t.see('demo complete — every story passed', 60_000);

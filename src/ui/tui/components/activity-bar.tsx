@@ -19,7 +19,7 @@ export function ActivityBar({ prd, nowMs }: { prd: PrdView; nowMs: number }) {
   if (run.unusable !== null) {
     const { message, fix } = run.unusable;
     return (
-      <Text color="red" wrap="truncate-end">
+      <Text color={color('red')} wrap="truncate-end">
         ✗ {message}; {fix} · r checks again
       </Text>
     );
@@ -27,7 +27,7 @@ export function ActivityBar({ prd, nowMs }: { prd: PrdView; nowMs: number }) {
   if (run.waiting !== null && isActive(run)) {
     const left = Math.max(0, run.waiting.untilMs - nowMs);
     return (
-      <Text color="yellow" wrap="truncate-end">
+      <Text color={color('yellow')} wrap="truncate-end">
         ⏳ waiting ({run.waiting.reason}) · next try in {duration(left)} · {run.waiting.message}
       </Text>
     );

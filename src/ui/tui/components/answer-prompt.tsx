@@ -2,6 +2,7 @@ import { Box } from 'ink';
 import { visibleText } from '../../../core/visible-text.js';
 import { wrap } from '../model/format.js';
 import type { AnswerView } from '../model/tui-state.js';
+import { useColor } from './colors.js';
 import { Text } from './text.js';
 
 /** `a`: the waiting story's question, and the answer being typed (recorded as `ralph answer` does). */
@@ -14,6 +15,7 @@ export function AnswerPrompt({
   columns: number;
   height: number;
 }) {
+  const color = useColor();
   const width = Math.max(10, columns - 2);
   // Shown as symbols before wrapping, so the lines are measured as they will be drawn.
   const question = wrap(visibleText(view.question), width).slice(0, Math.max(1, height - 6));
@@ -32,7 +34,7 @@ export function AnswerPrompt({
       ))}
       <Text> </Text>
       <Text wrap="truncate-end">
-        Answer: <Text color="cyan">{shown}█</Text>
+        Answer: <Text color={color('cyan')}>{shown}█</Text>
       </Text>
       <Text> </Text>
       <Text dimColor wrap="truncate-end">
