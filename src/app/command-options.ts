@@ -1,5 +1,6 @@
 /** What the loop commands were asked to do, as the command line parsed it (`src/cli` builds these). */
 import { UsageError } from '../core/errors.js';
+import type { LimitFlags } from '../run/run-limits.js';
 
 /** The workspace options of every loop command: where it runs, and what happens when it is done. */
 export interface WorkspaceFlags {
@@ -35,56 +36,44 @@ export function wantsGithub(flags: SourceFlags): boolean {
   return true;
 }
 
-export interface RunOptions extends WorkspaceFlags, SourceFlags {
+/** Which agent a loop runs, as the command line names it. */
+export interface AgentFlags {
   agent?: string;
   agentPath?: string;
   model?: string;
-  maxIterations?: number;
-  timeout?: number;
-  idleTimeout?: number;
-  maxRetries?: number;
-  maxCost?: number;
-  maxCostPerStory?: number;
-  /** `--outage-wait SECS`: how long an API outage is waited out. */
-  outageWait?: number;
-  story?: string;
-  resumeFrom?: string;
+}
+
+/** How a loop shows itself, and who hears from it. */
+export interface LoopOutputFlags {
   dryRun?: boolean;
   headless?: boolean;
   json?: boolean;
   verbose?: boolean;
   log?: string;
-  parallel?: number;
-  worker?: boolean;
   /** `--notify URL`, repeatable: webhooks for this run, beside the config's. */
   notify?: string[];
-  /** `--wait`: wait for answers when only stories waiting for them are left. */
+  /** `--wait`: when only the agent's questions hold the run up, wait for the answers instead of stopping. */
   wait?: boolean;
 }
 
-export interface GoalOptions extends WorkspaceFlags {
+export interface RunOptions extends WorkspaceFlags, SourceFlags, AgentFlags, LimitFlags, LoopOutputFlags {
+  story?: string;
+  resumeFrom?: string;
+  parallel?: number;
+  worker?: boolean;
+}
+
+/** A goal run has no stories: no per-story budget. */
+export interface GoalOptions
+  extends WorkspaceFlags,
+    AgentFlags,
+    Omit<LimitFlags, 'maxCostPerStory'>,
+    LoopOutputFlags {
   file?: string;
   name?: string;
   criterion?: string[];
   minIterations?: number;
   idleThreshold?: number;
-  agent?: string;
-  agentPath?: string;
-  model?: string;
-  maxIterations?: number;
-  timeout?: number;
-  idleTimeout?: number;
-  maxRetries?: number;
-  maxCost?: number;
-  outageWait?: number;
-  dryRun?: boolean;
-  headless?: boolean;
-  json?: boolean;
-  verbose?: boolean;
-  log?: string;
-  notify?: string[];
-  /** `--wait`: when the agent needs a person, wait for the answer instead of stopping. */
-  wait?: boolean;
 }
 
 /** Iterations a goal run may use when neither the command line, the goal file nor the config says. */
