@@ -69,7 +69,7 @@ async function runLocked(
   run: RunHandles,
   lock: LockHandle,
 ): Promise<number> {
-  const { agent, fallbackAgents } = await setUpRunAgents(config, opts, run.warn);
+  const { agent, fallbackAgents } = await setUpRunAgents(config, opts, run);
   const workspaceOptions = {
     ...workspaceTarget(ctx),
     ...(opts.branch ? { branch: opts.branch } : {}),
