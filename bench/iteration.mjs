@@ -7,6 +7,9 @@
 // ralph's own time per iteration is read from events.jsonl: the gap between
 // one story's pass and the next, less the agent's run and the gates.
 // Targets: the run within 1.05x the floor; ralph's own time <= 60 ms per iteration.
+// With bubblewrap on PATH, each round also runs the same PRD with --sandbox:
+// the sandbox's cost per iteration is the difference to the plain run, shown
+// against the cost of starting bwrap once with the same namespaces.
 //   node bench/iteration.mjs       (after npm run build; BENCH_ITERATION_RUNS=3, BENCH_STORIES=10)
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +18,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { median, printRows } from './lib.mjs';
+import { median, printRows, timeProcess } from './lib.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RALPH = join(ROOT, 'dist', 'cli', 'main.js');
@@ -119,10 +122,10 @@ async function floor(support, dir, prompts) {
 }
 
 /** The run's wall time, and the prompt of each agent it started as the model server received it. */
-async function ralphRun(support, dir) {
+async function ralphRun(support, dir, extraArgs = []) {
   return withServer(support, async (env, server) => {
     const start = performance.now();
-    await waitFor(process.execPath, [RALPH, 'run', 'prd.json', '--headless', '--no-worktree'], {
+    await waitFor(process.execPath, [RALPH, 'run', 'prd.json', '--headless', '--no-worktree', ...extraArgs], {
       cwd: dir,
       env: { ...env, RALPH_AGENT_PATH: CLAUDE },
     });
@@ -166,24 +169,80 @@ function ownTimes(dir) {
   return own;
 }
 
+/** bwrap on PATH and able to make its namespaces here: the sandboxed rounds run. */
+function bwrapPath() {
+  const found = spawnSync('sh', ['-c', 'command -v bwrap'], { encoding: 'utf8' }).stdout.trim();
+  if (found === '') return null;
+  const probe = spawnSync(found, [...BWRAP_START, '--', 'true']);
+  return probe.status === 0 ? found : null;
+}
+
+/** What every sandboxed command pays at least: bwrap making its namespaces and mounts, then exec. */
+const BWRAP_START = [
+  '--unshare-user',
+  '--unshare-pid',
+  '--unshare-ipc',
+  '--unshare-uts',
+  '--unshare-cgroup-try',
+  '--die-with-parent',
+  '--cap-drop',
+  'ALL',
+  '--ro-bind',
+  '/',
+  '/',
+  '--dev',
+  '/dev',
+  '--proc',
+  '/proc',
+  '--tmpfs',
+  '/tmp',
+];
+
 export async function runIterationBench() {
   const base = mkdtempSync(join(tmpdir(), 'ralph-bench-iteration-'));
+  const bwrap = bwrapPath();
+  if (bwrap === null) console.log('  (no working bwrap on PATH: the --sandbox rounds are skipped)');
   try {
     const support = await loadSupport(base);
-    const samples = { run: [], floor: [], own: [] };
+    const samples = {
+      run: [],
+      floor: [],
+      own: [],
+      sandboxed: [],
+      perIteration: [],
+      sandboxedOwn: [],
+      bwrap: [],
+    };
     for (let round = 0; round <= RUNS; round++) {
       const runDir = project(base, `run-${round}`, support);
       const { ms: run, prompts } = await ralphRun(support, runDir);
       checkPassed(runDir, prompts);
       const fl = await floor(support, project(base, `floor-${round}`, support), prompts);
+      let sandboxed;
+      let sandboxDir;
+      if (bwrap !== null) {
+        sandboxDir = project(base, `sandboxed-${round}`, support);
+        const sb = await ralphRun(support, sandboxDir, ['--sandbox']);
+        checkPassed(sandboxDir, sb.prompts);
+        sandboxed = sb.ms;
+      }
       // Round 0 warms the caches (Node's, git's, the file system's) for both.
       if (round === 0) continue;
       samples.run.push(run);
       samples.floor.push(fl);
       samples.own.push(median(ownTimes(runDir)));
-      console.log(
-        `  round ${round}: run ${run.toFixed(0)} ms, floor ${fl.toFixed(0)} ms, ralph ${samples.own.at(-1).toFixed(1)} ms/iteration`,
-      );
+      let line = `  round ${round}: run ${run.toFixed(0)} ms, floor ${fl.toFixed(0)} ms, ralph ${samples.own.at(-1).toFixed(1)} ms/iteration`;
+      if (sandboxed !== undefined) {
+        samples.sandboxed.push(sandboxed);
+        // Paired with the plain run of the same round: a burst of load on the machine hits both.
+        samples.perIteration.push((sandboxed - run) / STORIES);
+        samples.sandboxedOwn.push(median(ownTimes(sandboxDir)));
+        samples.bwrap.push(
+          median([0, 1, 2, 3, 4].map(() => timeProcess(bwrap, [...BWRAP_START, '--', 'true']))),
+        );
+        line += `, --sandbox ${sandboxed.toFixed(0)} ms (${samples.perIteration.at(-1).toFixed(0)} ms/iteration more)`;
+      }
+      console.log(line);
     }
     const run = median(samples.run);
     const fl = median(samples.floor);
@@ -204,6 +263,33 @@ export async function runIterationBench() {
         target: 'target <= 60 ms (ratio to 60 ms; "floor" column: (run - floor) / stories)',
       },
     ]);
+    if (samples.sandboxed.length > 0) {
+      const sandboxed = median(samples.sandboxed);
+      const start = median(samples.bwrap);
+      printRows(`the same ${STORIES} stories with --sandbox (bubblewrap; median of ${RUNS} runs)`, [
+        {
+          label: `ralph run --sandbox, ${STORIES} stories`,
+          value: sandboxed,
+          floor: run,
+          unit: 'ms',
+          target: '"floor": the same run without --sandbox',
+        },
+        {
+          label: 'the sandbox per iteration',
+          value: median(samples.perIteration),
+          floor: start,
+          unit: 'ms',
+          target: 'median over rounds of (run --sandbox - run) / stories; "floor": one bare bwrap start',
+        },
+        {
+          label: "ralph's own time per iteration, sandboxed",
+          value: median(samples.sandboxedOwn),
+          floor: median(samples.own),
+          unit: 'ms',
+          target: '"floor": unsandboxed (the sandbox is planned per command: git rev-parse, paths)',
+        },
+      ]);
+    }
   } finally {
     rmSync(base, { recursive: true, force: true });
   }

@@ -1,10 +1,22 @@
 /**
- * `npm run bench:parallel`: wall time of `ralph run --parallel N` for N = 1,
- * 2, 4, 8 on a 16-story PRD whose dependency graph is 8 wide (8 chains of
- * two stories), driving the real Claude Code against a scripted model that
- * takes BENCH_TURN_MS (default 2000) per answer, as a real API would. Prints
- * the speed-up against N = 1, the efficiency against the ideal
- * max(total work / N, critical path), and the peak RSS of ralph itself.
+ * `npm run bench:parallel`: wall time of `ralph run --parallel N`, driving
+ * the real Claude Code against a scripted model that takes BENCH_TURN_MS
+ * (default 2000) per answer, as a real API would. Two PRDs
+ * (`BENCH_PRDS=chains,overlap`, both by default):
+ *
+ * - chains: 16 stories whose dependency graph is 8 wide (8 chains of two),
+ *   at N = 1, 2, 4, 8 (`BENCH_WORKERS`). Prints the speed-up against N = 1,
+ *   the efficiency against the ideal max(total work / N, critical path),
+ *   and the peak RSS of ralph itself.
+ * - overlap: 6 stories (two dependency chains and one story on its own),
+ *   each writing its own file and appending a line to one shared
+ *   REGISTRY.md, at N = 1 and 3 (`BENCH_OVERLAP_WORKERS`). A story reads
+ *   `BENCH_OVERLAP_READS` (default 6) times before its work, so it takes 8
+ *   model answers; a resolution takes 2. Every story that lands after another
+ *   started meanwhile conflicts in REGISTRY.md and is resolved by its agent.
+ *   Prints wall time, agent turns, landings, resolutions and requeues, and
+ *   the speed-up of N = 3 over N = 1.
+ *
  * Prints figures; asserts nothing.
  */
 import { spawn } from 'node:child_process';
@@ -16,14 +28,19 @@ import { startAnthropicServer } from '../test/support/anthropic-server.js';
 import { createClaudeEnv } from '../test/support/claude-env.js';
 import { createGitFixture } from '../test/support/git-fixture.js';
 import { prdJson, type StoryDef } from '../test/support/loop-project.js';
-import type { Turn } from '../test/support/model-script.js';
-import { implement, storyScript } from '../test/support/story-script.js';
+import type { Script, Turn } from '../test/support/model-script.js';
+import { OVERLAP_FILES, overlapAgent, promptsOnly, SIX_STORIES } from '../test/support/overlap-prds.js';
+import { implement, type StoryPlan, storyScript } from '../test/support/story-script.js';
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const ralphBin = join(repoRoot, 'dist', 'cli', 'main.js');
 const claudeBin = join(repoRoot, 'node_modules', '.bin', 'claude');
 const TURN_MS = Number(process.env.BENCH_TURN_MS ?? 2000);
 const WORKERS = (process.env.BENCH_WORKERS ?? '1,2,4,8').split(',').map(Number);
+const OVERLAP_WORKERS = (process.env.BENCH_OVERLAP_WORKERS ?? '1,3').split(',').map(Number);
+const PRDS = (process.env.BENCH_PRDS ?? 'chains,overlap').split(',');
+/** Turns an overlapping story spends reading before its work (a story's own work, then DONE, follow). */
+const OVERLAP_READS = Number(process.env.BENCH_OVERLAP_READS ?? 6);
 const CHAINS = 8;
 
 const stories: StoryDef[] = [];
@@ -37,6 +54,14 @@ const plan = Object.fromEntries(
   stories.map((s) => [s.id, [slow(implement(s.id, s.title, `${s.id}.txt`, `${s.id}\n`))]]),
 );
 
+/** A PRD to measure: its stories, the scripted agent, the files it starts from. */
+interface Scenario {
+  stories: StoryDef[];
+  plan: StoryPlan;
+  wrap?: (script: Script) => Script;
+  files?: Record<string, string>;
+}
+
 interface Measured {
   workers: number;
   wallMs: number;
@@ -46,6 +71,10 @@ interface Measured {
   /** Mean time from an attempt's start to its verdict, and from a landing's start to the pass. */
   attemptMs: number;
   landingMs: number;
+  /** Model answers in agent conversations (side calls aside): the agent work the run cost. */
+  turns: number;
+  resolutions: number;
+  requeues: number;
 }
 
 /** Mean time between each story's `from` event and its `to` event in the run's event log. */
@@ -95,15 +124,16 @@ function watchProcess(pid: number): () => ProcessUse {
   };
 }
 
-async function measure(workers: number): Promise<Measured> {
-  const script = storyScript(plan);
-  const server = await startAnthropicServer(script.script);
+async function measure(scenario: Scenario, workers: number): Promise<Measured> {
+  const script = storyScript(scenario.plan);
+  const server = await startAnthropicServer(scenario.wrap ? scenario.wrap(script.script) : script.script);
   const claude = await createClaudeEnv(server.url, { maxRetries: 0 });
   const repo = await createGitFixture({
     files: {
       'README.md': '# bench\n',
       '.ralph/.gitignore': 'runs/\nworktrees/\n',
-      '.ralph/prds/demo/prd.json': prdJson(stories),
+      '.ralph/prds/demo/prd.json': prdJson(scenario.stories),
+      ...scenario.files,
     },
   });
   try {
@@ -142,7 +172,18 @@ async function measure(workers: number): Promise<Measured> {
       workers === 1 ? 'story-passed' : 'story-verified',
     );
     const landingMs = meanSpan(events, 'integration-started', 'story-passed');
-    return { workers, wallMs, exitCode, use: stop(), landed, attemptMs, landingMs };
+    return {
+      workers,
+      wallMs,
+      exitCode,
+      use: stop(),
+      landed,
+      attemptMs,
+      landingMs,
+      turns: server.modelCalls().length,
+      resolutions: events.filter((e) => e.type === 'resolution-started').length,
+      requeues: events.filter((e) => e.type === 'story-requeued').length,
+    };
   } finally {
     await server.close();
     await claude.cleanup();
@@ -154,19 +195,24 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
 
 const machine = `${availableParallelism()} cores, load average ${loadavg()[0]?.toFixed(1)}`;
-console.log(
-  `parallel stories: ${stories.length} stories, ${CHAINS} chains of ${CRITICAL_PATH}, real claude, ${TURN_MS} ms per model answer; ${machine}`,
-);
-const results: Measured[] = [];
-for (const workers of WORKERS) {
-  const result = await measure(workers);
-  results.push(result);
+
+if (PRDS.includes('chains')) await benchChains();
+if (PRDS.includes('overlap')) await benchOverlap();
+
+async function benchChains(): Promise<void> {
   console.log(
-    `  --parallel ${workers}: ${seconds(result.wallMs)} (exit ${result.exitCode}, ${result.landed}/16 landed; mean attempt ${seconds(result.attemptMs)}${workers > 1 ? `, mean landing ${seconds(result.landingMs)}` : ''})`,
+    `parallel stories: ${stories.length} stories, ${CHAINS} chains of ${CRITICAL_PATH}, real claude, ${TURN_MS} ms per model answer; ${machine}`,
   );
-}
-const one = results.find((r) => r.workers === 1);
-if (one) {
+  const results: Measured[] = [];
+  for (const workers of WORKERS) {
+    const result = await measure({ stories, plan }, workers);
+    results.push(result);
+    console.log(
+      `  --parallel ${workers}: ${seconds(result.wallMs)} (exit ${result.exitCode}, ${result.landed}/16 landed; mean attempt ${seconds(result.attemptMs)}${workers > 1 ? `, mean landing ${seconds(result.landingMs)}` : ''})`,
+    );
+  }
+  const one = results.find((r) => r.workers === 1);
+  if (!one) return;
   // Total work is what one worker takes; a story is 1/16 of it, and no schedule beats the longest chain.
   const perStory = one.wallMs / stories.length;
   console.log('');
@@ -179,6 +225,32 @@ if (one) {
       r.workers === 1 ? r.use.peakRssKb : (r.use.peakRssKb - one.use.peakRssKb) / (r.workers - 1);
     console.log(
       `  ${String(r.workers).padEnd(3)} ${seconds(r.wallMs).padEnd(9)} ${`${(one.wallMs / r.wallMs).toFixed(2)}x`.padEnd(9)} ${seconds(ideal).padEnd(9)} ${`${((100 * ideal) / r.wallMs).toFixed(0)} %`.padEnd(11)} ${mb(r.use.peakRssKb).padEnd(15)} ${(r.workers === 1 ? '' : `+${mb(perWorker)}`).padEnd(11)} ${r.use.cpuSelf.toFixed(1)} s / ${r.use.cpuChildren.toFixed(1)} s`,
+    );
+  }
+  console.log('');
+}
+
+/** The overlapping PRD: every story appends to REGISTRY.md, so stories started together race to land. */
+async function benchOverlap(): Promise<void> {
+  const agent = { delayMs: TURN_MS, thinking: OVERLAP_READS };
+  const scenario: Scenario = {
+    stories: SIX_STORIES,
+    plan: promptsOnly(SIX_STORIES),
+    wrap: overlapAgent('append', SIX_STORIES, agent),
+    files: OVERLAP_FILES.append,
+  };
+  const storyTurns = OVERLAP_READS + 2;
+  console.log(
+    `overlapping stories: ${SIX_STORIES.length} stories (chains of 3 and 2, one alone), each appending a line to REGISTRY.md; ${storyTurns} model answers a story, 2 a resolution; real claude, ${TURN_MS} ms per model answer; ${machine}`,
+  );
+  const results: Measured[] = [];
+  for (const workers of OVERLAP_WORKERS) results.push(await measure(scenario, workers));
+  const one = results.find((r) => r.workers === 1);
+  console.log('  N   wall      speed-up  exit  landed  agent turns  resolutions  requeues');
+  for (const r of results) {
+    const speedUp = one ? `${(one.wallMs / r.wallMs).toFixed(2)}x` : '';
+    console.log(
+      `  ${String(r.workers).padEnd(3)} ${seconds(r.wallMs).padEnd(9)} ${speedUp.padEnd(9)} ${String(r.exitCode).padEnd(5)} ${`${r.landed}/${SIX_STORIES.length}`.padEnd(7)} ${String(r.turns).padEnd(12)} ${String(r.resolutions).padEnd(12)} ${r.requeues}`,
     );
   }
 }

@@ -14,8 +14,8 @@ export interface Command {
   env: NodeJS.ProcessEnv;
 }
 
-/** Rewrites a command before it starts. */
-export type CommandWrapper = (command: Command) => Command;
+/** Rewrites a command before it starts; `label` names the sandbox it puts commands in (`bwrap`). */
+export type CommandWrapper = ((command: Command) => Command) & { readonly label?: string };
 
 /** Starts a command in its own process group (so the whole group can be stopped), wrapped when asked. */
 export function spawnCommand(command: Command, stdio: StdioOptions, wrap?: CommandWrapper): ChildProcess {

@@ -10,6 +10,8 @@ export interface WorkspaceFlags {
   force?: boolean;
   push?: boolean;
   pr?: boolean;
+  /** `--sandbox` / `--no-sandbox`: the agent, its gates and hooks in a sandbox (default: config `sandbox.enabled`). */
+  sandbox?: boolean;
 }
 
 /** `--source github [--label L] [--repo OWNER/REPO]`: a label's open issues instead of a task file. */

@@ -16,6 +16,7 @@ import {
   rateLimitBackoffMs,
 } from '../run/run-limits.js';
 import { enterPlace, workspaceMode } from '../run/workspace.js';
+import { requireSandbox, runSandbox } from '../sandbox/run-sandbox.js';
 import type { Config } from '../state/config.js';
 import { runDir } from '../state/layout.js';
 import { acquireLock, type LockHandle, whileHolding } from '../state/lock.js';
@@ -56,10 +57,13 @@ export async function executeGoal(
   opts: GoalOptions,
   run: GoalHandles,
 ): Promise<number> {
+  // A sandbox asked for and not to be had refuses here, before the lock or anything else is written.
+  const sandbox = requireSandbox(opts, config);
   // Held before anything changes: a second run must not set up a worktree under a live one.
   const lock = await acquireLock(goalRunFiles(runDir(root, spec.name)).lock, {
     command: `ralph goal ${spec.name}`,
     ...(opts.force ? { force: true } : {}),
+    ...(sandbox ? { sandbox: sandbox.kind } : {}),
   });
   // The web page's Pause and Stop reach the run through its control file, whoever else watches it.
   const control = watchControlFile({
@@ -106,6 +110,7 @@ async function goalLocked(
     emit: run.emit,
   });
   const dir = runDir(root, spec.name);
+  const wrap = runSandbox(opts, config, { root, runDir: dir, agents: [agent, ...fallbackAgents] });
   const maxCost = maxCostUsd(config, opts);
   const outcome = await runGoalLoop({
     cwd: place.cwd,
@@ -132,6 +137,7 @@ async function goalLocked(
     lock,
     ...(opts.allowDirty ? { allowDirty: true } : {}),
     ...(opts.wait ? { waitForAnswers: true } : {}),
+    ...(wrap ? { wrap } : {}),
   });
   const { push, createPR } = onCompleteWanted(opts, config);
   if (outcome.exitCode === ExitCode.Success && place.branch && (push || createPR)) {

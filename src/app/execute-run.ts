@@ -8,6 +8,7 @@ import { completedStories, onComplete } from '../run/on-complete.js';
 import type { LoopSteering } from '../run/run-context.js';
 import { loopLimits } from '../run/run-limits.js';
 import { startWorkspace, type Workspace, workspaceMode } from '../run/workspace.js';
+import { requireSandbox, runSandbox } from '../sandbox/run-sandbox.js';
 import { type LoopOutcome, runLoop } from '../sequential/sequential-runner.js';
 import type { Config } from '../state/config.js';
 import { runFiles } from '../state/layout.js';
@@ -40,10 +41,13 @@ export async function executeRun(
   opts: RunOptions,
   run: RunHandles,
 ): Promise<number> {
+  // A sandbox asked for and not to be had refuses here, before the lock or anything else is written.
+  const sandbox = requireSandbox(opts, config);
   // Held before anything changes: a second run must not archive, switch branches or set up a worktree under a live one.
   const lock = await acquireLock(runFiles(ctx.target.runDir).lock, {
     command: `ralph run ${ctx.target.name}`,
     ...(opts.force ? { force: true } : {}),
+    ...(sandbox ? { sandbox: sandbox.kind } : {}),
   });
   // The web page's Pause and Stop reach the run through its control file, whoever else watches it.
   const control = watchControlFile({
@@ -70,6 +74,11 @@ async function runLocked(
   lock: LockHandle,
 ): Promise<number> {
   const { agent, fallbackAgents } = await setUpRunAgents(config, opts, run);
+  const wrap = runSandbox(opts, config, {
+    root: ctx.root,
+    runDir: ctx.target.runDir,
+    agents: [agent, ...fallbackAgents],
+  });
   const workspaceOptions = {
     ...workspaceTarget(ctx),
     ...(opts.branch ? { branch: opts.branch } : {}),
@@ -94,6 +103,7 @@ async function runLocked(
     emit: run.emit,
     lock,
     ...(opts.allowDirty ? { allowDirty: true } : {}),
+    ...(wrap ? { wrap } : {}),
   };
 
   let workspace: Workspace;

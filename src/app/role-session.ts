@@ -6,6 +6,7 @@ import type { RunEvent } from '../events/run-event.js';
 import { hasRemote } from '../git/remote.js';
 import { loopLimits } from '../run/run-limits.js';
 import { resolveWorkBranch, startWorkspace } from '../run/workspace.js';
+import { requireSandbox, runSandbox } from '../sandbox/run-sandbox.js';
 import { openRole, type Role } from '../scale-out/open-role.js';
 import { REMOTE } from '../scale-out/shared-remote.js';
 import type { Config } from '../state/config.js';
@@ -39,9 +40,11 @@ export async function withRole<T>(
   work: (role: Role) => Promise<T>,
 ): Promise<T> {
   await requireSharedRemote(ctx.root, session.command);
+  const sandbox = requireSandbox(opts, config);
   const lock = await acquireLock(runFiles(ctx.target.runDir).lock, {
     command: `ralph ${session.command} ${ctx.target.name}`,
     ...(opts.force ? { force: true } : {}),
+    ...(sandbox ? { sandbox: sandbox.kind } : {}),
   });
   return whileHolding(lock, () =>
     withInterrupts(
@@ -63,6 +66,8 @@ async function openRoleIn(
     session.agent === 'required'
       ? await setUpRunAgent(config, opts, session.emit)
       : await anyAgent(config, opts);
+  // The worker's agent, and the gates and hooks of every role.
+  const wrap = runSandbox(opts, config, { root: ctx.root, runDir: ctx.target.runDir, agents: [agent] });
   const prdBranch = await resolveWorkBranch(ctx.root, {
     name: ctx.target.name,
     prd: ctx.prd,
@@ -82,6 +87,7 @@ async function openRoleIn(
     killSignal: signals.kill,
     emit: session.emit,
     ...(opts.allowDirty ? { allowDirty: true } : {}),
+    ...(wrap ? { wrap } : {}),
     openWorkspace: () =>
       startWorkspace({
         ...workspaceTarget(ctx),

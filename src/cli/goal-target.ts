@@ -14,6 +14,8 @@ export interface GoalRunView {
   summary: GoalRunSummary;
   /** The run's worktree and its branch, when it has one. */
   worktree: { path: string; branch: string | null } | null;
+  /** The sandbox of the live run (`bwrap`, `sandbox-exec`), as its lock says; null when none runs sandboxed. */
+  sandbox: string | null;
 }
 
 /** A goal run's saved progress, summarized; a progress file that does not read is an exit-2 error. */
@@ -21,7 +23,8 @@ export async function readGoalRun(target: GoalRunTarget): Promise<GoalRunView> {
   const files = goalRunFiles(target.runDir);
   const progress = await readGoalProgress(files.progress);
   if (progress === null) throw new Error(`no goal run at ${target.runDir}`);
-  const running = (await inspectLock(files.lock)).kind === 'held';
+  const lock = await inspectLock(files.lock);
+  const running = lock.kind === 'held';
   const worktrees = (await isGitRepo(target.root))
     ? await listRalphWorktrees(target.root, worktreesDir(target.root))
     : [];
@@ -30,5 +33,6 @@ export async function readGoalRun(target: GoalRunTarget): Promise<GoalRunView> {
     progress,
     summary: summarizeGoalRun(progress, running),
     worktree: w ? { path: w.path, branch: w.branch } : null,
+    sandbox: lock.kind === 'held' ? (lock.info?.sandbox ?? null) : null,
   };
 }

@@ -7,6 +7,7 @@ import { goalRunFiles, readGoalProgress } from '../goal/progress-file.js';
 import type { GoalProgress } from '../goal/progress-schema.js';
 import type { HookTaskRecord } from '../run/hooks-types.js';
 import { agentTimeLimits } from '../run/run-limits.js';
+import { sandboxOf } from '../sandbox/run-sandbox.js';
 import type { Config } from '../state/config.js';
 import { runDir, worktreeDir } from '../state/layout.js';
 import { inspectLock } from '../state/lock.js';
@@ -44,6 +45,7 @@ export async function readGoalTabSummary(ctx: GoalSummaryContext): Promise<PrdSu
     stories: summary === null || progress === null ? [] : summary.steps.map((s) => stepStory(s, progress)),
     ...(existsSync(worktree) ? { worktree, branch: `ralph/${spec.name}` } : {}),
     agent: opts.agent ?? config.agent.provider,
+    ...sandboxOf(opts, config),
     maxIterations: ctx.pendingLimit ?? goalMaxIterations(opts, spec, config),
     iteration: progress?.stats.currentIteration ?? 0,
     idleTimeoutMs: agentTimeLimits(config, opts).idleTimeoutMs,

@@ -5,6 +5,7 @@ import { liveTaskPath } from '../app/task-context.js';
 import { waitingStories } from '../core/questions.js';
 import { remainingStories } from '../core/select.js';
 import { agentTimeLimits } from '../run/run-limits.js';
+import { sandboxOf } from '../sandbox/run-sandbox.js';
 import { readPrd } from '../sources/load-task-source.js';
 import type { Config } from '../state/config.js';
 import { prdsDir, worktreeDir } from '../state/layout.js';
@@ -80,6 +81,7 @@ export async function readPrdSummary(target: ResolvedTarget, ctx: SummaryContext
     ...(existsSync(worktree) ? { worktree } : {}),
     ...(read.ok && read.prd.branchName ? { branch: read.prd.branchName } : {}),
     agent: opts.agent ?? config.agent.provider,
+    ...sandboxOf(opts, config),
     maxIterations: ctx.pendingLimit ?? opts.maxIterations ?? config.limits.maxIterations ?? base,
     iteration: run?.iteration ?? 0,
     idleTimeoutMs: agentTimeLimits(config, opts).idleTimeoutMs,

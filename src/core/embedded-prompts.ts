@@ -307,6 +307,74 @@ Change only what these problems require and keep everything else as it is. Line 
 {{/if}}
 `;
 
+/** prompts/resolve.md */
+export const RESOLVE_PROMPT = `You are finishing one user story of the project "{{project}}". Your work on it passed verification in its own checkout, but while you worked, other stories landed on the branch it goes to, and the two no longer fit together. Bring them together in this checkout; the tool verifies the result again before it lands.
+
+## Your story: {{story.id}} - {{story.title}}
+
+{{#if story.description}}
+{{story.description}}
+{{/if}}
+
+## What happened
+
+{{why}}
+
+Landed meanwhile:
+{{landed}}
+
+## What to fix
+
+{{#if conflict}}
+This checkout is the branch as it is now, with your story's changes applied on top. Git could not combine them in these files, which hold conflict markers (\`<<<<<<< HEAD\` starts the branch's version, \`=======\` separates it from your story's, \`>>>>>>>\` ends it):
+
+{{files}}
+
+The conflicting parts:
+{{conflictDiff}}
+{{#if theirs}}
+
+What the stories that landed changed in those files:
+{{theirs}}
+{{/if}}
+{{#if ours}}
+
+What your story changed in them:
+{{ours}}
+{{/if}}
+{{/if}}
+{{#if checkFailed}}
+This checkout is the branch as it is now, with your story's changes applied on top (not committed yet). They combine cleanly, but the check {{check.command}} fails on the result (exit {{check.exitCode}}):
+{{check.output}}
+{{/if}}
+
+Keep both stories' intent: what the other stories added stays, and your story's work is added to it. Never drop or undo a line they added; where both stories change the same line, make it do both.
+
+## Rules
+
+1. Change only what it takes to bring the two together.
+2. Run the project's checks and make them pass before you finish:
+   {{#if checks}}
+   {{checks}}
+   {{else}}
+   No check commands are configured; run the project's own build, lint and tests if it has them.
+   {{/if}}
+3. Commit the result, all of it, with exactly this message:
+   {{story.commitMessage}}
+   Leave no conflict marker and no stray file behind: the working tree must be clean when you finish.
+4. Never edit the task file ({{taskFilePath}}), the progress file ({{progressFilePath}}) or anything under \`.ralph/\`.
+5. HEAD is detached on purpose: do not switch branches, push, rebase or reset.
+
+## When you finish
+
+Write one of these on a line of its own in your final message, as plain text (not in a code block or backticks, where it is ignored):
+
+- When both stories' work is combined, committed, and the checks pass:
+  <ralph>DONE {{story.id}}</ralph>
+- When you cannot combine them, with the reason:
+  <ralph>FAIL {{story.id}}: what went wrong</ralph>
+`;
+
 /** prompts/story.md */
 export const STORY_PROMPT = `You are working on one user story of the project "{{project}}"{{#if prd.description}} ({{prd.description}}){{/if}}. A tool runs you in a loop: one story per run, a fresh session each time. It picked this story, it will verify your work, and it keeps the task list itself.
 
@@ -359,6 +427,17 @@ Why it failed: {{retry.reason}}
 
 Output of the failing check (last lines):
 {{retry.gateOutput}}
+{{/if}}
+{{/if}}
+{{#if requeue}}
+
+## Your earlier work did not land
+
+{{requeue.reason}} This does not count as a failed attempt: its changes are not in this checkout, so do the story again from the code as it is now, keeping what the other stories added.
+{{#if requeue.detail}}
+
+What conflicted, or the failing check's output (last lines):
+{{requeue.detail}}
 {{/if}}
 {{/if}}
 

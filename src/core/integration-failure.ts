@@ -15,23 +15,32 @@ export function integrationFailure(
   problem: IntegrationProblem,
   landedMeanwhile: readonly string[],
 ): AttemptFailure {
-  const landed =
-    landedMeanwhile.length === 0
-      ? 'the PRD branch moved on while it ran'
-      : `while it ran, ${list(landedMeanwhile)} landed on the PRD branch`;
   const retry = `This attempt starts from the new tip, which has ${landedMeanwhile.length === 0 ? 'those changes' : 'their changes'}: build on them.`;
+  const reason = `${whyNotLanded(problem, landedMeanwhile)} ${retry}`;
   if (problem.kind === 'conflict') {
     return {
       kind: 'conflict',
-      reason: `Your previous attempt passed verification in its own checkout but could not be landed: ${landed}, and your commits conflict with it in ${list(problem.files.map((f) => `\`${f}\``))}. ${retry}`,
+      reason,
       ...(problem.diff.trim() === '' ? {} : { gateOutputTail: problem.diff }),
     };
   }
   return {
     kind: 'check-failed',
-    reason: `Your previous attempt passed verification in its own checkout, but once landed on the PRD branch's new tip the check \`${problem.command}\` failed (exit ${problem.exitCode}): ${landed}. ${retry}`,
+    reason,
     ...(problem.outputTail.trim() === '' ? {} : { gateOutputTail: problem.outputTail }),
   };
+}
+
+/** Why verified work could not land: what conflicted or failed, and which stories landed meanwhile. */
+export function whyNotLanded(problem: IntegrationProblem, landedMeanwhile: readonly string[]): string {
+  const landed =
+    landedMeanwhile.length === 0
+      ? 'the PRD branch moved on while it ran'
+      : `while it ran, ${list(landedMeanwhile)} landed on the PRD branch`;
+  if (problem.kind === 'conflict') {
+    return `Your previous attempt passed verification in its own checkout but could not be landed: ${landed}, and your commits conflict with it in ${list(problem.files.map((f) => `\`${f}\``))}.`;
+  }
+  return `Your previous attempt passed verification in its own checkout, but once landed on the PRD branch's new tip the check \`${problem.command}\` failed (exit ${problem.exitCode}): ${landed}.`;
 }
 
 function list(items: readonly string[]): string {

@@ -170,6 +170,23 @@ describe('buildStoryPrompt with the default template', () => {
     expect(bare).not.toMatch(/\n{3,}/);
   });
 
+  it('says why a story is redone after its verified work lost a race to land, and that it is not counted', () => {
+    const redo = buildStoryPrompt({
+      ...input,
+      requeue: {
+        reason:
+          'Your previous attempt passed verification … and your commits conflict with it in `REGISTRY.md`.',
+        detail: '<<<<<<< HEAD\n- US-006\n=======\n- US-002\n>>>>>>> 1a2b3c4',
+      },
+    });
+    expect(redo).toContain('## Your earlier work did not land');
+    expect(redo).toContain('conflict with it in `REGISTRY.md`. This does not count as a failed attempt');
+    expect(redo).toMatch(/```\n<<<<<<< HEAD\n- US-006\n=======/);
+    expect(redo).not.toContain('Previous attempt failed');
+    expect(redo).not.toMatch(/\n{3,}/);
+    expect(prompt).not.toContain('did not land');
+  });
+
   it('adds the previous failure, its reason and the fenced gate output on a retry', () => {
     const retry = buildStoryPrompt({
       ...input,

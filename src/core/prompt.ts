@@ -163,6 +163,8 @@ export interface StoryPromptInput {
   /** The configured gate commands, shown to the agent so it runs the same ones. */
   checks: readonly string[];
   retry?: RetryContext;
+  /** Parallel runs: its verified work was dropped because other stories landed first (not a failed attempt). */
+  requeue?: { reason: string; detail?: string };
   taskFilePath: string;
   progressFilePath: string;
   /** Guidance switched on in the config (`prompt:`). */
@@ -190,8 +192,9 @@ const MAX_GATE_OUTPUT = 8000;
  * rendered as Markdown bullet lists; `retry.gateOutput` as a fenced block.
  */
 export function storyPromptValues(input: Omit<StoryPromptInput, 'template'>): Record<string, TemplateValue> {
-  const { story, prd, retry, environment } = input;
+  const { story, prd, retry, requeue, environment } = input;
   const gate = retry?.gateOutputTail?.replace(ANSI, '').trimEnd() ?? '';
+  const requeueDetail = requeue?.detail?.replace(ANSI, '').trimEnd() ?? '';
   const practice = { agentsMd: false, testFirst: false, visualCheck: false, ...input.practices };
   return {
     project: prd.project,
@@ -213,6 +216,9 @@ export function storyPromptValues(input: Omit<StoryPromptInput, 'template'>): Re
     'retry.maxAttempts': retry ? String(retry.maxAttempts) : '',
     'retry.reason': retry?.reason.trim() ?? '',
     'retry.gateOutput': gate === '' ? '' : fenced(gate.slice(-MAX_GATE_OUTPUT)),
+    requeue: requeue !== undefined,
+    'requeue.reason': requeue?.reason.trim() ?? '',
+    'requeue.detail': requeueDetail === '' ? '' : fenced(requeueDetail.slice(-MAX_GATE_OUTPUT)),
     practices: practice.agentsMd || practice.testFirst || practice.visualCheck,
     'practice.agentsMd': practice.agentsMd,
     'practice.testFirst': practice.testFirst,
@@ -232,7 +238,7 @@ export function buildStoryPrompt(input: StoryPromptInput): string {
   return `${renderTemplate(input.template, storyPromptValues(input)).trimEnd()}\n`;
 }
 
-function bullets(items: readonly string[]): string {
+export function bullets(items: readonly string[]): string {
   return items
     .map((item) => item.trim().replace(/^[-*]\s+(\[[ xX]\]\s+)?/, ''))
     .filter((item) => item !== '')
@@ -244,16 +250,16 @@ const longestRun = (text: string, char: string): number =>
   Math.max(0, ...(text.match(new RegExp(`${char}+`, 'g')) ?? []).map((run) => run.length));
 
 /** Wraps text in a code fence longer than any backtick run inside it. */
-function fenced(text: string): string {
+export function fenced(text: string): string {
   const fence = '`'.repeat(Math.max(3, longestRun(text, '`') + 1));
   return `${fence}\n${text}\n${fence}`;
 }
 
-function inlineCode(text: string): string {
+export function inlineCode(text: string): string {
   const ticks = '`'.repeat(longestRun(text, '`') + 1);
   const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
   return `${ticks}${pad}${text}${pad}${ticks}`;
 }
 
 // Colour codes from check output are noise in a prompt. Built from a string so no control character sits in a regex literal.
-const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[ -/]*[@-~]`, 'g');
+export const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[ -/]*[@-~]`, 'g');

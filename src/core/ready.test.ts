@@ -23,6 +23,15 @@ describe('readyStories', () => {
     expect(readyStories(chains, { busy: none, cap: 0 })).toEqual([]);
   });
 
+  it('starts a story redone after losing a race before any other, even past the cap', () => {
+    expect(ids(readyStories(chains, { busy: none, cap: 1, first: new Set(['B1']) }))).toEqual(['B1']);
+    expect(ids(readyStories(chains, { busy: none, cap: 5, first: new Set(['B1']) }))).toEqual([
+      'B1',
+      'A1',
+      'C1',
+    ]);
+  });
+
   it('never starts a busy story, and a story whose dependency is still running waits', () => {
     expect(ids(readyStories(chains, { busy: new Set(['A1', 'C1']), cap: 5 }))).toEqual(['B1']);
   });

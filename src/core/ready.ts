@@ -6,6 +6,8 @@ export interface ReadyOptions extends SelectionOptions {
   busy: ReadonlySet<string>;
   /** How many may start now (free workers). */
   cap: number;
+  /** Stories to start before any other when they are ready (redone after losing a race to land). */
+  first?: ReadonlySet<string>;
 }
 
 /**
@@ -14,7 +16,7 @@ export interface ReadyOptions extends SelectionOptions {
  * waiting for an answer, not busy, and every story it depends on has landed (is done on the PRD
  * branch). A story whose dependency is still running therefore waits. The
  * order is the selection rule's (a story in progress first, then priority,
- * then source order), capped by `cap`.
+ * then source order), after `first`, capped by `cap`.
  */
 export function readyStories(stories: readonly Story[], options: ReadyOptions): Story[] {
   if (options.cap <= 0) return [];
@@ -30,7 +32,12 @@ export function readyStories(stories: readonly Story[], options: ReadyOptions): 
         !options.busy.has(s.id) &&
         s.dependsOn.every((d) => landed.has(d)),
     )
-    .sort((a, b) => inProgressFirst(a, b) || compareStories(a, b))
+    .sort(
+      (a, b) =>
+        Number(options.first?.has(b.id) ?? false) - Number(options.first?.has(a.id) ?? false) ||
+        inProgressFirst(a, b) ||
+        compareStories(a, b),
+    )
     .slice(0, options.cap);
 }
 

@@ -1,3 +1,4 @@
+import { heldByReservation } from './landing-race.js';
 import { readyStories } from './ready.js';
 import { isPassed, type Prd } from './types.js';
 
@@ -8,6 +9,11 @@ export interface SharedStory {
   verified: boolean;
   /** Its tip is a setback that parked it: out of retries. */
   parked: boolean;
+  /**
+   * Its tip is a requeue: its verified work lost a race to land. It is planned again before the
+   * others (nothing counted against it), and what its work touched is held for it.
+   */
+  requeued?: { files: readonly string[] };
 }
 
 export interface SharedPlan {
@@ -33,7 +39,17 @@ export function planShared(prd: Prd, shared: readonly SharedStory[], cap: number
   const open = new Set(prd.stories.filter((s) => !isPassed(s)).map((s) => s.id));
   const verified = shared.filter((s) => s.verified && open.has(s.storyId)).map((s) => s.storyId);
   const parked = shared.filter((s) => !s.verified && s.parked && open.has(s.storyId)).map((s) => s.storyId);
-  const ready = readyStories(prd.stories, { busy: new Set(verified), parked: new Set(parked), cap });
+  const requeued = shared.filter((s) => !s.verified && !s.parked && s.requeued && open.has(s.storyId));
+  // No new story that likely touches what a requeued story's work did starts before it lands.
+  const held = requeued.flatMap((r) => [
+    ...heldByReservation(prd.stories, { storyId: r.storyId, files: r.requeued?.files ?? [] }),
+  ]);
+  const ready = readyStories(prd.stories, {
+    busy: new Set([...verified, ...held]),
+    parked: new Set(parked),
+    cap,
+    first: new Set(requeued.map((r) => r.storyId)),
+  });
   return {
     stories: ready.map((s) => ({ id: s.id, title: s.title })),
     verified,
@@ -46,18 +62,20 @@ export function planShared(prd: Prd, shared: readonly SharedStory[], cap: number
 /**
  * The order the integrator lands verified stories in: a story only once
  * every story it depends on is done on the PRD branch (landed before, or
- * earlier in this order); among those, in the order they were verified.
+ * earlier in this order); among those, stories redone after losing a race
+ * to land first (they land next), then in the order they were verified.
  * Stories whose dependencies are neither are left for a later round.
  */
-export function integrationOrder<T extends { storyId: string; verifiedAt: string }>(
+export function integrationOrder<T extends { storyId: string; verifiedAt: string; requeues?: number }>(
   prd: Prd,
   verified: readonly T[],
 ): T[] {
   const done = new Set(prd.stories.filter(isPassed).map((s) => s.id));
   const deps = new Map(prd.stories.map((s) => [s.id, s.dependsOn]));
+  const requeued = (v: T) => Number((v.requeues ?? 0) > 0);
   const left = [...verified]
     .filter((v) => deps.has(v.storyId) && !done.has(v.storyId))
-    .sort((a, b) => a.verifiedAt.localeCompare(b.verifiedAt));
+    .sort((a, b) => requeued(b) - requeued(a) || a.verifiedAt.localeCompare(b.verifiedAt));
   const order: T[] = [];
   for (let progressed = true; progressed; ) {
     progressed = false;

@@ -19,6 +19,19 @@ describe('story setbacks', () => {
     expect(parseSetbackMessage(message)).toEqual(setback);
   });
 
+  it('a requeue is told apart by its subject, and round-trips with its count and files', () => {
+    const requeue: StorySetback = {
+      ...setback,
+      attempts: 0,
+      requeued: true,
+      requeues: 1,
+      files: ['REGISTRY.md'],
+    };
+    const message = formatSetbackMessage(requeue);
+    expect(message.split('\n')[0]).toBe('ralph: US-001 requeued');
+    expect(parseSetbackMessage(message)).toEqual(requeue);
+  });
+
   it('is never taken for a verdict, nor a verdict for a setback', () => {
     expect(parseVerdictMessage(formatSetbackMessage(setback))).toBeNull();
     const verdict = formatVerdictMessage({

@@ -10,29 +10,44 @@ import type { AttemptFailure } from './verdict.js';
  * the branch alone: the next worker goes on counting attempts and shows the
  * failure in its prompt, and a `parked` story is planned no more.
  */
-export const StorySetbackSchema = z.object({
-  version: z.literal(1),
-  prd: z.string().min(1),
-  storyId: z.string().min(1),
-  /** Attempts used so far, across every job. */
-  attempts: z.number().int().positive(),
-  /** Out of retries: not planned again until someone removes the branch. */
-  parked: z.boolean(),
-  failure: z.object({
-    kind: z.string().min(1),
-    reason: z.string(),
-    gateOutputTail: z.string().optional(),
-  }),
-  at: z.iso.datetime({ offset: true }),
-});
+export const StorySetbackSchema = z
+  .object({
+    version: z.literal(1),
+    prd: z.string().min(1),
+    storyId: z.string().min(1),
+    /** Attempts used so far, across every job (a requeue gives the one it drops back). */
+    attempts: z.number().int().nonnegative(),
+    /** Out of retries: not planned again until someone removes the branch. */
+    parked: z.boolean(),
+    /**
+     * A requeue, not a failure: verified work the integrator could not bring onto the tip because
+     * other stories landed first. The story is planned again, before others, with nothing counted.
+     */
+    requeued: z.boolean().optional(),
+    /** Times it was requeued so far. */
+    requeues: z.number().int().nonnegative().optional(),
+    /** What its dropped work touched: stories hinted to touch the same files wait until it lands. */
+    files: z.array(z.string()).optional(),
+    failure: z.object({
+      kind: z.string().min(1),
+      reason: z.string(),
+      gateOutputTail: z.string().optional(),
+    }),
+    at: z.iso.datetime({ offset: true }),
+  })
+  // A failure used an attempt; only a requeue, which gives the dropped one back, may leave none.
+  .refine((s) => s.requeued === true || s.attempts > 0, {
+    message: 'a setback that is not a requeue has used at least one attempt',
+    path: ['attempts'],
+  });
 export type StorySetback = z.infer<typeof StorySetbackSchema>;
 
-const SUBJECT = /^ralph: .* failed$/;
+const SUBJECT = /^ralph: .* (failed|requeued)$/;
 
 export function formatSetbackMessage(setback: StorySetback): string {
   const valid = StorySetbackSchema.parse(setback);
   const id = valid.storyId.replace(/[\p{Cc}\s]+/gu, ' ').trim();
-  return `ralph: ${id} failed\n\n${JSON.stringify(valid, null, 2)}\n`;
+  return `ralph: ${id} ${valid.requeued ? 'requeued' : 'failed'}\n\n${JSON.stringify(valid, null, 2)}\n`;
 }
 
 /** The setback a commit message holds, or null when it is not a (valid) setback. */

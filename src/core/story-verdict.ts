@@ -29,6 +29,10 @@ export const StoryVerdictSchema = z.object({
   summary: z.string(),
   /** Its `LEARN` lines, which land in the progress file with the story. */
   learnings: z.array(z.string()),
+  /** Times the story's verified work was dropped because others landed first: such a story lands first. */
+  requeues: Count.optional(),
+  /** Set when the work was brought onto a new tip by the story's agent after a race (`base` is that tip). */
+  resolved: z.boolean().optional(),
 });
 export type StoryVerdict = z.infer<typeof StoryVerdictSchema>;
 

@@ -66,6 +66,8 @@ export const StoryPassedSchema = z.object({
   commits: z.array(commit),
   costUsd: z.number(),
   durationMs: z.number(),
+  /** Parallel runs: landed once its work was brought onto a tip that moved meanwhile (see `resolution-finished`). */
+  afterResolution: z.boolean().optional(),
 });
 
 /**

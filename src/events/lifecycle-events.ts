@@ -51,6 +51,8 @@ export const RunStartedSchema = z.object({
   passed: z.number().optional(),
   total: z.number().optional(),
   costUsd: z.number().optional(),
+  /** The sandbox every agent, gate and hook of the run starts in (`bwrap`, `sandbox-exec`); absent when none. */
+  sandbox: z.string().optional(),
   /** A goal run's own start. */
   goal: z
     .object({

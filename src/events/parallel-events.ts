@@ -23,6 +23,37 @@ export const PARALLEL_EVENTS = [
     kind: z.enum(['conflict', 'check-failed']),
     files: z.array(z.string()),
     landedMeanwhile: z.array(z.string()),
+    /**
+     * What happens to the story: a race (the PRD branch moved on since its attempt started) is
+     * resolved, never counted; on the tip it started from, the failure is its own and it is retried.
+     */
+    next: z.enum(['resolve', 'retry']).optional(),
+  }),
+  /** A story that lost a race waits to land: its agent brings its work onto the new tip (`worker: "merge"`). */
+  z.object({
+    type: z.literal('resolution-started'),
+    storyId: z.string(),
+    iteration: z.number(),
+    kind: z.enum(['conflict', 'check-failed']),
+    files: z.array(z.string()),
+    landedMeanwhile: z.array(z.string()),
+    agent: z.string(),
+  }),
+  z.object({
+    type: z.literal('resolution-finished'),
+    storyId: z.string(),
+    resolved: z.boolean(),
+    /** False when git itself combined the work (no agent ran). */
+    byAgent: z.boolean(),
+    reason: z.string().optional(),
+  }),
+  /** A race the resolution could not settle: the story is redone from the new tip, not counted as a failed attempt. */
+  z.object({
+    type: z.literal('story-requeued'),
+    storyId: z.string(),
+    requeues: z.number(),
+    maxRequeues: z.number(),
+    reason: z.string(),
   }),
 ] as const;
 

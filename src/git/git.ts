@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { ExitCode, RalphError } from '../core/errors.js';
 
 export interface GitOptions {
@@ -104,6 +104,21 @@ function gitEnv(extra: Record<string, string> = {}): Record<string, string | und
     // Reads such as `git status` must not take index.lock while an agent is working.
     GIT_OPTIONAL_LOCKS: '0',
   };
+}
+
+/**
+ * `runGit` for the few places that cannot wait (a command about to start,
+ * whose sandbox depends on the repository's layout): same environment, no stdin.
+ */
+export function runGitSync(args: readonly string[], options: { cwd: string }): GitResult {
+  const run = spawnSync('git', args, {
+    cwd: options.cwd,
+    env: gitEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    encoding: 'utf8',
+  });
+  if (run.error) throw new GitError(args, options.cwd, null, messageOf(run.error));
+  return { stdout: run.stdout, stderr: run.stderr, exitCode: run.status ?? 1 };
 }
 
 /** Runs git and returns its stdout, trimmed. Throws `GitError` on failure unless `allowFailure`. */

@@ -51,16 +51,22 @@ export async function verdictAt(cwd: string, sha: string): Promise<StoryVerdict 
 /**
  * Records a worker's verdict on its branch: an empty commit on top of
  * `verdict.head` (same tree), moved to only if the branch still points at
- * `verdict.head`. Returns the verdict commit.
+ * `expected` (the work itself; or the verdict a resolution replaces).
+ * Returns the verdict commit.
  */
-export async function writeVerdict(cwd: string, branch: string, verdict: StoryVerdict): Promise<string> {
+export async function writeVerdict(
+  cwd: string,
+  branch: string,
+  verdict: StoryVerdict,
+  expected: string = verdict.head,
+): Promise<string> {
   const tree = await git(['rev-parse', `${verdict.head}^{tree}`], { cwd });
   const message = (await verdictMessages()).formatVerdictMessage(verdict);
   const sha = await git(['commit-tree', tree, '-p', verdict.head, '-m', message], {
     cwd,
     env: TOOL_IDENTITY,
   });
-  await git(['update-ref', '-m', 'ralph: verified', `refs/heads/${branch}`, sha, verdict.head], { cwd });
+  await git(['update-ref', '-m', 'ralph: verified', `refs/heads/${branch}`, sha, expected], { cwd });
   return sha;
 }
 

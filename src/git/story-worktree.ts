@@ -39,6 +39,30 @@ export function prepareStoryCheckout(
 }
 
 /**
+ * A story's checkout detached at `at`, its branch left where it is (it may
+ * hold the story's verdict): the worktree reused when there is one,
+ * whatever state a killed run left it in, or made fresh.
+ */
+export function prepareDetachedStoryCheckout(
+  root: string,
+  options: { dir: string; at: string },
+): Promise<{ created: boolean }> {
+  return oneAtATime(root, async () => {
+    const { dir, at } = options;
+    if ((await findWorktree(root, dir)) && existsSync(dir)) {
+      // A squash merge cut short leaves an index with conflicts: reset clears it.
+      await git(['reset', '--hard', '--quiet'], { cwd: dir });
+      await git(['switch', '--detach', '--quiet', '--discard-changes', at], { cwd: dir });
+      await cleanUntracked(dir);
+      return { created: false };
+    }
+    await removeUnlocked(root, { dir });
+    await git(['worktree', 'add', '--quiet', '--detach', dir, at], { cwd: root });
+    return { created: true };
+  });
+}
+
+/**
  * Removes a story's worktree (uncommitted work in it is discarded) and
  * deletes its branch. Safe to call for a story that has neither.
  */

@@ -125,6 +125,7 @@ async function iterate(ctx: GoalContext, resumed: boolean): Promise<GoalOutcome>
     passed: steps.completed,
     total: steps.total,
     costUsd: start.stats.costUsd,
+    ...(ctx.wrap?.label ? { sandbox: ctx.wrap.label } : {}),
     goal: {
       text: start.goal,
       iterationsBefore: start.stats.currentIteration,

@@ -66,7 +66,9 @@ export async function hasParallelLeftovers(
   name: string,
   run: RunState | null,
 ): Promise<boolean> {
-  if ((run?.running ?? []).length > 0 || run?.integrating !== undefined) return true;
+  if ((run?.running ?? []).length > 0 || run?.integrating !== undefined || run?.resolving !== undefined) {
+    return true;
+  }
   if (!(await isGitRepo(root))) return false;
   return (await listStoryBranches(root, storyBranchesPrefix(name))).length > 0;
 }

@@ -6,7 +6,7 @@ import { passedStoryIds } from '../core/pass-commit.js';
 import type { StoryVerdict } from '../core/story-verdict.js';
 import type { Story } from '../core/types.js';
 import type { AttemptFailure } from '../core/verdict.js';
-import type { RunEventSink } from '../events/run-event.js';
+import type { EventOf, RunEventSink } from '../events/run-event.js';
 import { type CommitInfo, commitsSince, git, headSha, statusPorcelain } from '../git/index.js';
 import { attachHead, compareAndSwapBranch, detachHead, rebaseOnto, returnToBranch } from '../git/land.js';
 import { restorePathsFrom } from '../git/restore-paths.js';
@@ -39,7 +39,14 @@ export type LandResult =
   | { kind: 'landed'; tip: string; commits: CommitInfo[] }
   /** The PRD branch already records the story as done (a landing completed before a crash). */
   | { kind: 'already-landed' }
-  | { kind: 'rejected'; failure: AttemptFailure; problem: IntegrationProblem; landedMeanwhile: string[] }
+  | {
+      kind: 'rejected';
+      failure: AttemptFailure;
+      problem: IntegrationProblem;
+      landedMeanwhile: string[];
+      /** The PRD branch's tip it could not land on. */
+      tip: string;
+    }
   | { kind: 'aborted' };
 
 /**
@@ -78,6 +85,7 @@ export async function landStory(request: LandRequest): Promise<LandResult> {
         failure: integrationFailure(problem, landedMeanwhile),
         problem,
         landedMeanwhile,
+        tip: tipBefore,
       };
     };
 
@@ -97,6 +105,8 @@ export async function landStory(request: LandRequest): Promise<LandResult> {
       : await runChecks(ctx.config.checks, cwd, ctx.limits.timeoutMs, {
           signal: ctx.killSignal,
           env: { ...process.env, [ATTEMPT_ENV]: token },
+          // What the agents wrote is tested inside their sandbox here too: its gates run their code.
+          ...(ctx.wrap ? { wrap: ctx.wrap } : {}),
           onStart: (command) => emit({ type: 'check-started', iteration: request.iteration, command }),
           onFinish: (result) => emit({ type: 'check-finished', iteration: request.iteration, ...result }),
         });
@@ -126,6 +136,25 @@ export async function landStory(request: LandRequest): Promise<LandResult> {
     await attachHead(cwd, prdBranch);
     return { kind: 'landed', tip, commits };
   }
+}
+
+/**
+ * The event that says verified work did not land, and what happens to it
+ * next: a race is resolved, the story's own failure retried.
+ */
+export function integrationFailed(
+  storyId: string,
+  rejected: Extract<LandResult, { kind: 'rejected' }>,
+  next: 'resolve' | 'retry',
+): EventOf<'integration-failed'> {
+  return {
+    type: 'integration-failed',
+    storyId,
+    kind: rejected.failure.kind === 'conflict' ? 'conflict' : 'check-failed',
+    files: rejected.problem.kind === 'conflict' ? [...rejected.problem.files] : [],
+    landedMeanwhile: rejected.landedMeanwhile,
+    next,
+  };
 }
 
 /**

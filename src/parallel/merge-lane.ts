@@ -1,24 +1,44 @@
 import { existsSync } from 'node:fs';
+import type { IntegrationProblem } from '../core/integration-failure.js';
+import { isRace } from '../core/landing-race.js';
 import { removeStoryCheckout } from '../git/story-worktree.js';
 import { readTaskFile } from '../run/read-task-file.js';
 import { rollBack } from '../run/story-rollback.js';
 import { markPassed, storyRun } from '../state/run-state-update.js';
 import { endIntegrating } from '../state/running-attempts.js';
-import { landStory } from './land-story.js';
+import { integrationFailed, landStory } from './land-story.js';
 import type { ParallelRun, Verified } from './parallel-run.js';
+import { releaseReservation } from './reservation.js';
 import { recordLandingStart } from './state-store.js';
 import { storyCheckoutOf } from './work-story.js';
 import { recordFailure } from './worker-lane.js';
 
+/** What one landing came to; a race is settled by `settleRace` (resolve, else requeue). */
+export type LandingEnd =
+  | { kind: 'landed' }
+  | { kind: 'not-landed' }
+  | {
+      kind: 'race';
+      problem: IntegrationProblem;
+      landedMeanwhile: string[];
+      /** The tip it could not land on. */
+      tip: string;
+    };
+
 /**
  * The merge queue's turn for one verified story, holding the PRD checkout:
- * land it (see `landStory`), then record the pass, or the rejection as a
- * failed attempt of the story (kept under a rescue ref with `onFailure:
- * keep`). Either way its worktree and branch go; a retry starts afresh from
- * the new tip. The landing is recorded as begun, for a killed run to undo.
- * True when the story landed now.
+ * land it (see `landStory`), then record the pass. A failure to land on a
+ * tip that moved since the story's attempt started is a race, handed back
+ * to be settled; on the tip it started from, it is a failed attempt of the
+ * story (kept under a rescue ref with `onFailure: keep`), its worktree and
+ * branch removed, and a retry starts afresh from the tip. The landing is
+ * recorded as begun, for a killed run to undo.
  */
-export async function landNext(run: ParallelRun, item: Verified): Promise<boolean> {
+export async function landNext(
+  run: ParallelRun,
+  item: Verified,
+  options: { afterResolution?: boolean } = {},
+): Promise<LandingEnd> {
   const { ctx, store } = run;
   const emit = run.laneEmit('merge', item.storyId);
   const story = run.prd.stories.find((s) => s.id === item.storyId);
@@ -27,7 +47,8 @@ export async function landNext(run: ParallelRun, item: Verified): Promise<boolea
     // The story left the task file: its work has nowhere to land.
     await removeStoryCheckout(run.root, checkout);
     run.busy.delete(item.storyId);
-    return false;
+    await releaseReservation(run, item.storyId);
+    return { kind: 'not-landed' };
   }
   emit({ type: 'integration-started', storyId: story.id, onto: run.prdBranch, queued: run.queue.length });
   const result = await landStory({
@@ -47,17 +68,20 @@ export async function landNext(run: ParallelRun, item: Verified): Promise<boolea
   if (result.kind === 'aborted') {
     // Stopped at once (a second Ctrl-C): the verified branch stays, to land on the next run.
     await store.update((s) => endIntegrating(s, ctx.now()));
-    return false;
+    return { kind: 'not-landed' };
   }
   if (result.kind === 'rejected') {
     await store.update((s) => endIntegrating(s, ctx.now()));
-    emit({
-      type: 'integration-failed',
-      storyId: story.id,
-      kind: result.failure.kind === 'conflict' ? 'conflict' : 'check-failed',
-      files: result.problem.kind === 'conflict' ? [...result.problem.files] : [],
-      landedMeanwhile: result.landedMeanwhile,
-    });
+    const race = isRace({ base: item.verdict.base, tip: result.tip });
+    emit(integrationFailed(story.id, result, race ? 'resolve' : 'retry'));
+    if (race) {
+      return {
+        kind: 'race',
+        problem: result.problem,
+        landedMeanwhile: result.landedMeanwhile,
+        tip: result.tip,
+      };
+    }
     if (existsSync(checkout.dir) && ctx.config.onFailure === 'keep') {
       await rollBack({ ...ctx, cwd: checkout.dir, emit }, story.id, item.verdict.attempt, item.verdict.base);
     }
@@ -65,7 +89,7 @@ export async function landNext(run: ParallelRun, item: Verified): Promise<boolea
     const { attempt } = item.verdict;
     await recordFailure(run, { story, attempt, iteration: item.iteration, failure: result.failure, emit });
     await run.afterIteration(item.iteration, story.id);
-    return false;
+    return { kind: 'not-landed' };
   }
   const commits = result.kind === 'landed' ? result.commits : [];
   const state = await store.update((s) =>
@@ -80,7 +104,8 @@ export async function landNext(run: ParallelRun, item: Verified): Promise<boolea
   run.meanwhile(() => removeStoryCheckout(run.root, checkout));
   run.prd = await readTaskFile(ctx);
   run.busy.delete(story.id);
-  if (result.kind !== 'landed') return false;
+  await releaseReservation(run, story.id);
+  if (result.kind !== 'landed') return { kind: 'not-landed' };
   const record = storyRun(state, story.id);
   emit({
     type: 'story-passed',
@@ -91,7 +116,8 @@ export async function landNext(run: ParallelRun, item: Verified): Promise<boolea
     commits,
     costUsd: record.costUsd,
     durationMs: record.durationMs,
+    ...(options.afterResolution ? { afterResolution: true } : {}),
   });
   await run.afterIteration(item.iteration, story.id);
-  return true;
+  return { kind: 'landed' };
 }

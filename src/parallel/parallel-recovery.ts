@@ -11,6 +11,7 @@ import { returnToBranch } from '../git/land.js';
 import { listStoryBranches } from '../git/story-branches.js';
 import { removeStoryCheckout } from '../git/story-worktree.js';
 import type { RunContext } from '../run/run-context.js';
+import { endResolving } from '../state/race-records.js';
 import type { RunState } from '../state/run-state.js';
 import { markPassed } from '../state/run-state-update.js';
 import { endIntegrating, endRunning } from '../state/running-attempts.js';
@@ -57,6 +58,11 @@ export async function recoverStories(
   let next = state;
   for (const running of state.running ?? []) {
     await stopLeftovers({ agentPid: running.agentPid, token: running.agentToken });
+  }
+  if (state.resolving) {
+    // A resolution cut short: its agent is stopped; the story's branch still holds verified work, which lands again.
+    await stopLeftovers({ agentPid: state.resolving.agentPid, token: state.resolving.agentToken });
+    next = endResolving(next, ctx.now());
   }
   const done = new Set(prd.stories.filter((s) => s.status === 'done').map((s) => s.id));
   const idOfBranch = new Map(prd.stories.map((s) => [storyBranchName(ctx.name, s.id), s.id]));

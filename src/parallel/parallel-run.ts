@@ -1,3 +1,5 @@
+import type { AgentSetup } from '../agents/adapter.js';
+import type { Reservation } from '../core/landing-race.js';
 import type { Prd } from '../core/types.js';
 import type { RunEventSink } from '../events/run-event.js';
 import type { AnswerDesk } from '../run/answer-desk.js';
@@ -32,6 +34,10 @@ export interface ParallelRun {
   busy: Set<string>;
   /** The merge queue, in the order stories passed. */
   queue: Verified[];
+  /** The story that lost a race to land: the next landing is its (kept in the run state too). */
+  reserved: Reservation | null;
+  /** The agent a resolution runs now (the rotation's current one). */
+  agent(): AgentSetup;
   /** Tags a lane's events: a worker's number, or `merge`. */
   laneEmit(worker: number | 'merge', storyId: string): RunEventSink;
   /** The run's hooks after an attempt, in the PRD checkout; the caller holds it. */

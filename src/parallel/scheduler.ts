@@ -1,4 +1,6 @@
 import type { ExitCode } from '../core/errors.js';
+import { heldByReservation, nextToLand } from '../core/landing-race.js';
+import type { OutsideFailure } from '../core/outside-failure.js';
 import { type StartLimit, startLimit, whenIdle } from '../core/parallel-rules.js';
 import { openQuestionNotes, waitingMessage } from '../core/questions.js';
 import { readyStories } from '../core/ready.js';
@@ -20,7 +22,9 @@ import { iterationLogPath } from '../state/layout.js';
 import { markStopped } from '../state/run-state-update.js';
 import { landNext } from './merge-lane.js';
 import type { WaitingStory } from './parallel-recovery.js';
-import type { ParallelRun } from './parallel-run.js';
+import type { ParallelRun, Verified } from './parallel-run.js';
+import { type RaceEnd, settleRace } from './race-lane.js';
+import { releaseReservation } from './reservation.js';
 import type { StateStore } from './state-store.js';
 import { storyCheckoutOf } from './work-story.js';
 import { runWorkerLane } from './worker-lane.js';
@@ -68,6 +72,7 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
   const chores = new Set<Promise<void>>();
   /** An error in a worker, the merge queue or a chore: the run stops everything and ends with it. */
   const errors: unknown[] = [];
+  const agents = runAgentRotation(ctx);
   const run: ParallelRun = {
     ctx,
     store,
@@ -77,6 +82,8 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
     desk: options.desk,
     busy: new Set(options.waiting.map((w) => w.storyId)),
     queue: options.waiting.map((w) => ({ ...w, iteration: store.current.iteration })),
+    reserved: store.current.reserved ?? null,
+    agent: () => agents.current(),
     laneEmit: (worker, storyId) => (event) =>
       ctx.emit({ ...event, worker, storyId: event.storyId ?? storyId }),
     afterIteration: (iteration, storyId) =>
@@ -100,7 +107,6 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
     },
   };
 
-  const agents = runAgentRotation(ctx);
   /** Waits after a rate limit or in an outage, every agent held up: no new attempt starts while one lasts. */
   const holds = new Set<Promise<void>>();
   /** An agent that cannot be used, or an outage that outlasted --outage-wait: the run ends with it. */
@@ -161,7 +167,7 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
   const outsideHold = (
     emit: RunEventSink,
     storyId: string,
-    hit: Extract<Awaited<ReturnType<typeof runWorkerLane>>, { kind: 'outside' }>,
+    hit: { iteration: number; failure: OutsideFailure },
     agent: typeof ctx.agent,
   ) => {
     if (stopFor !== null) return;
@@ -190,6 +196,31 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
     return { exitCode, reason };
   };
 
+  /** One turn of the merge queue: land the story; a race is settled (resolved, else requeued) in the same turn. */
+  const landTurn = async (item: Verified): Promise<RaceEnd> => {
+    const end = await run.inCheckout(async () => {
+      // What background hooks wrote lands first, while the PRD checkout is on its branch.
+      await hooks.betweenIterations();
+      return landNext(run, item);
+    });
+    if (end.kind !== 'race') return end.kind;
+    const settled = await settleRace(run, item, end);
+    if (typeof settled === 'object') {
+      const emit = run.laneEmit('merge', item.storyId);
+      const { held } = settled;
+      if (held.kind === 'outside')
+        outsideHold(emit, item.storyId, { iteration: item.iteration, failure: held.failure }, run.agent());
+      else
+        holdStarts(
+          emit,
+          item.storyId,
+          { iteration: item.iteration, rateLimit: { message: held.reason } },
+          run.agent(),
+        );
+    }
+    return settled;
+  };
+
   const stopped = new Promise<void>((resolve) => {
     if (ctx.stopSignal.aborted || ctx.killSignal.aborted) resolve();
     ctx.stopSignal.addEventListener('abort', () => resolve(), { once: true });
@@ -203,17 +234,18 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
       throw errors[0];
     }
     const stop = ctx.killSignal.aborted ? 'immediate' : ctx.stopSignal.aborted ? 'graceful' : 'none';
-    const next = stop === 'immediate' ? undefined : run.queue[0];
+    // A story that lost a race lands next; while a rate limit holds, it waits with the rest.
+    const next =
+      stop === 'immediate' || (run.reserved !== null && holds.size > 0)
+        ? undefined
+        : nextToLand(run.queue, run.reserved, run.prd.stories);
     if (landing === null && next !== undefined) {
-      run.queue.shift();
-      landing = run
-        .inCheckout(async () => {
-          // What background hooks wrote lands first, while the PRD checkout is on its branch.
-          await hooks.betweenIterations();
-          return landNext(run, next);
-        })
-        .then((landed) => {
-          if (landed) landedThisRun.add(next.storyId);
+      run.queue.splice(run.queue.indexOf(next), 1);
+      landing = landTurn(next)
+        .then((end) => {
+          if (end === 'landed') landedThisRun.add(next.storyId);
+          // Redone from the new tip: the attempt that made the dropped work is given back.
+          if (end === 'requeued') attempts--;
         })
         .catch((error: unknown) => void errors.push(error))
         .finally(() => {
@@ -231,12 +263,14 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
     );
     let limit: StartLimit | null = null;
     if (stop === 'none' && holds.size === 0 && stopFor === null) {
+      const held = heldByReservation(run.prd.stories, run.reserved);
       const ready = readyStories(run.prd.stories, {
         ...scope,
         parked,
         waiting: run.desk.waiting(),
-        busy: run.busy,
+        busy: new Set([...run.busy, ...held]),
         cap: workers - lanes.size,
+        ...(run.reserved ? { first: new Set([run.reserved.storyId]) } : {}),
       });
       for (const story of ready) {
         const totals = store.current.totals;
@@ -250,6 +284,12 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
         if (limit !== null) break;
         startLane(firstFree(lanes, workers), story.id);
       }
+    }
+    // A reservation no one can honour (its story is not ready, or may not start now) would hold up every landing.
+    const couldStart = stop === 'none' && limit === null && (holds.size > 0 || lanes.size >= workers);
+    if (run.reserved !== null && !run.busy.has(run.reserved.storyId) && !couldStart) {
+      await releaseReservation(run, run.reserved.storyId);
+      continue;
     }
     // After a second Ctrl-C verified work is not landed now: it waits on its branch for the next run.
     const toLand = stop === 'immediate' ? 0 : run.queue.length;

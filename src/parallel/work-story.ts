@@ -27,6 +27,10 @@ export interface StoryWorkRequest {
   prdBranch: string;
   story: Story;
   lastFailure?: Failure;
+  /** Why its verified work was last dropped after a race, for the redo's prompt. */
+  lastRequeue?: Failure;
+  /** Times it was requeued so far: its verdict says so, and lands first. */
+  requeues?: number;
   /** The story's questions a person has answered: in its prompt, and in its learnings once it lands. */
   answered?: readonly Question[];
   agent: AgentSetup;
@@ -109,6 +113,7 @@ export async function workStory(request: StoryWorkRequest): Promise<StoryWorkRes
       attempt,
       iteration,
       ...(request.lastFailure ? { lastFailure: request.lastFailure } : {}),
+      ...(request.lastRequeue ? { lastRequeue: request.lastRequeue } : {}),
       ...(request.answered ? { answered: request.answered } : {}),
       agent: request.agent,
       ...(request.lastIteration !== undefined ? { lastIteration: request.lastIteration } : {}),
@@ -142,6 +147,7 @@ export async function workStory(request: StoryWorkRequest): Promise<StoryWorkRes
       verifiedAt: ctx.now().toISOString(),
       summary: outcome.summary,
       learnings: [...facts.said.learn, ...(request.answered ?? []).map(answeredLearning)],
+      ...(request.requeues ? { requeues: request.requeues } : {}),
     };
     await writeVerdict(request.root, branch, recorded);
     faultPoint('story-verified');
@@ -166,7 +172,7 @@ export async function workStory(request: StoryWorkRequest): Promise<StoryWorkRes
 }
 
 /** The run as seen from a story's checkout: the same task and progress files, at the same place in it. */
-function storyContext(
+export function storyContext(
   ctx: RunContext,
   dir: string,
   emit: RunEventSink,

@@ -6,6 +6,7 @@ import { removeStoryCheckout } from '../git/story-worktree.js';
 import { addUsage, markFailed, storyRun } from '../state/run-state-update.js';
 import { endRunning, startRunning, updateRunning } from '../state/running-attempts.js';
 import type { ParallelRun } from './parallel-run.js';
+import { releaseReservation } from './reservation.js';
 import { type StoryWorkResult, storyCheckoutOf, workStory } from './work-story.js';
 
 /**
@@ -26,7 +27,7 @@ export async function runWorkerLane(
 ): Promise<StoryWorkResult> {
   const { ctx, store } = run;
   const emit = run.laneEmit(worker, story.id);
-  const lastFailure = storyRun(store.current, story.id).lastFailure;
+  const { lastFailure, lastRequeue, requeues } = storyRun(store.current, story.id);
   const result = await workStory({
     ctx,
     root: run.root,
@@ -36,6 +37,8 @@ export async function runWorkerLane(
     ...(lastIteration !== undefined ? { lastIteration } : {}),
     emit,
     ...(lastFailure ? { lastFailure } : {}),
+    ...(lastRequeue ? { lastRequeue } : {}),
+    ...(requeues ? { requeues } : {}),
     answered: run.desk.answered(story.id),
     record: {
       started: async (start) => {
@@ -150,4 +153,6 @@ export async function recordFailure(
     await removeStoryCheckout(run.root, storyCheckoutOf(run.ctx, story.id));
   }
   run.busy.delete(story.id);
+  // Failing on its own, it no longer holds up the others' landings.
+  await releaseReservation(run, story.id);
 }

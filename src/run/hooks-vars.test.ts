@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { envAllowed, SANDBOX_BASE_ENV } from '../core/sandbox-env.js';
 import { hookFileStem, hookVariables, substituteHookVariables } from './hooks-vars.js';
 
 describe('hook variables', () => {
@@ -37,6 +38,11 @@ describe('hook variables', () => {
   it('keeps dollar signs inside values as they are', () => {
     const withDollar = { ...variables, RUN_ID: '$ITERATION' };
     expect(substituteHookVariables('$RUN_ID', withDollar)).toBe('$ITERATION');
+  });
+
+  it('reaches a sandboxed hook: every variable is on the sandbox’s allowlist', () => {
+    const left = Object.keys(variables).filter((name) => !envAllowed(name, SANDBOX_BASE_ENV));
+    expect(left).toEqual([]);
   });
 
   it('makes a file-safe stem from a hook id', () => {

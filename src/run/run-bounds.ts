@@ -37,6 +37,7 @@ export function announceRun(
     passed: prd.stories.filter((s) => s.status === 'done').length,
     total: prd.stories.length,
     costUsd: spentBefore,
+    ...(ctx.wrap?.label ? { sandbox: ctx.wrap.label } : {}),
   });
   return { baseMaxIterations, maxIterations };
 }

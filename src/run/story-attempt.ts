@@ -22,6 +22,8 @@ export interface StoryAttemptSpec {
   attempt: number;
   iteration: number;
   lastFailure?: Failure;
+  /** Parallel runs: why the story's verified work was dropped and it is redone (not a failed attempt). */
+  lastRequeue?: Failure;
   /** The story's questions a person has answered, for its prompt. */
   answered?: readonly Question[];
   agent: AgentSetup;
@@ -54,6 +56,7 @@ export async function storyAttemptRequest(spec: StoryAttemptSpec): Promise<Attem
       spec.attempt,
       spec.lastFailure,
       spec.answered,
+      spec.lastRequeue,
     ),
     agent: spec.agent,
     timeoutMs: ctx.limits.timeoutMs,
@@ -97,7 +100,7 @@ export async function storyAttemptRequest(spec: StoryAttemptSpec): Promise<Attem
 }
 
 /** A kernel event as the story runners report it, tagged with the iteration and story. */
-function storyAttemptEvent(
+export function storyAttemptEvent(
   event: Exclude<AttemptEvent, { type: 'agent-silent' }>,
   at: { iteration: number; storyId: string },
 ): RunEvent {
@@ -112,7 +115,7 @@ function storyAttemptEvent(
 }
 
 /** The agent's signals and spend, as events, once it has stopped. */
-function reportAgentDone(
+export function reportAgentDone(
   emit: RunEventSink,
   at: { iteration: number; storyId: string },
   said: Signals,

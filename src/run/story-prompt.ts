@@ -32,6 +32,8 @@ export async function storyPromptFor(
   attempt = 1,
   last?: Failure,
   answered: readonly Question[] = [],
+  /** Parallel runs: why its verified work was dropped, when it was (see `markRequeued`). */
+  requeue?: Failure,
 ): Promise<string> {
   const { cwd, environment } = sources;
   const progress = await readProgress(sources.progressPath);
@@ -62,6 +64,14 @@ export async function storyPromptFor(
             maxAttempts: sources.maxRetries,
             reason: last.reason,
             ...(last.gateOutputTail ? { gateOutputTail: last.gateOutputTail } : {}),
+          },
+        }
+      : {}),
+    ...(requeue
+      ? {
+          requeue: {
+            reason: requeue.reason,
+            ...(requeue.gateOutputTail ? { detail: requeue.gateOutputTail } : {}),
           },
         }
       : {}),

@@ -1,14 +1,13 @@
 import type { IntegrationProblem } from '../core/integration-failure.js';
+import { isRace } from '../core/landing-race.js';
 import { integrationOrder, planShared } from '../core/shared-plan.js';
 import { setbackFor } from '../core/story-setback.js';
-import type { StoryVerdict } from '../core/story-verdict.js';
-import type { Story } from '../core/types.js';
 import type { AttemptFailure } from '../core/verdict.js';
 import type { RunEventSink } from '../events/run-event.js';
 import { git } from '../git/index.js';
 import { returnToBranch } from '../git/land.js';
 import { refSha } from '../git/story-branches.js';
-import { type LandResult, landStory } from '../parallel/land-story.js';
+import { integrationFailed, type LandResult, landStory } from '../parallel/land-story.js';
 import { recordLandingStart } from '../parallel/state-store.js';
 import type { HookRunner } from '../run/hooks.js';
 import { readTaskFile } from '../run/read-task-file.js';
@@ -16,6 +15,7 @@ import { createRunHooks } from '../run/run-bounds.js';
 import { iterationLogPath } from '../state/layout.js';
 import { markPassed } from '../state/run-state-update.js';
 import { endIntegrating } from '../state/running-attempts.js';
+import { requeueOnRemote, settleOnRemote, type Turn } from './integrate-race.js';
 import type { Role } from './open-role.js';
 import { sharedStories } from './plan-role.js';
 import {
@@ -23,7 +23,6 @@ import {
   pushSetback,
   pushWithLease,
   SharedRemoteError,
-  type SharedStoryBranch,
   sharedStoryBranches,
   sharedTip,
   syncPrdBranch,
@@ -41,16 +40,11 @@ export interface IntegrateOutcome {
   next: 'pull-request' | 'dispatch' | 'stop';
 }
 
-/** A verified story branch on the remote, its story, and how many others wait behind it. */
-interface Turn {
-  story: Story;
-  branch: SharedStoryBranch;
-  verdict: StoryVerdict;
-  queued: number;
-}
-
-/** What one turn came to: only `landed` and `rejected` are this integrator's doing. */
-type TurnEnd = 'landed' | 'rejected' | 'again' | 'aborted';
+/**
+ * What one turn came to: only `landed`, `rejected` and `requeued` are this integrator's doing.
+ * `requeued` and `stop` end the run: the next landing is the requeued story's, in a later round.
+ */
+type TurnEnd = 'landed' | 'rejected' | 'requeued' | 'again' | 'stop' | 'aborted';
 
 /**
  * `ralph integrate`: the merge queue over the remote. Each round fetches,
@@ -87,7 +81,8 @@ export async function integrateRole(role: Role): Promise<IntegrateOutcome> {
         break;
       }
       if (end === 'landed') landed.push(turn.story.id);
-      if (end === 'rejected') rejected.push(turn.story.id);
+      if (end === 'rejected' || end === 'requeued') rejected.push(turn.story.id);
+      if (end === 'requeued' || end === 'stop') break;
     }
   } finally {
     await hooks.drain(60_000, ctx.killSignal);
@@ -114,6 +109,7 @@ async function nextTurn(role: Role): Promise<Turn | null> {
           {
             storyId: s.storyId,
             verifiedAt: s.branch.verdict.verifiedAt,
+            ...(s.branch.verdict.requeues ? { requeues: s.branch.verdict.requeues } : {}),
             branch: s.branch,
             verdict: s.branch.verdict,
           },
@@ -126,7 +122,11 @@ async function nextTurn(role: Role): Promise<Turn | null> {
   return { story, branch: next.branch, verdict: next.verdict, queued: verified.length - 1 };
 }
 
-/** One story landed in the PRD checkout, then pushed, sent back, or given up to a faster integrator. */
+/**
+ * One story landed in the PRD checkout, then pushed, sent back, or given up
+ * to a faster integrator. A race (the tip moved since the story's attempt
+ * started) is settled first: resolved work lands in the same turn.
+ */
 async function integrate(role: Role, turn: Turn, hooks: HookRunner): Promise<TurnEnd> {
   const { ctx, store, prdBranch } = role;
   const { story } = turn;
@@ -134,54 +134,69 @@ async function integrate(role: Role, turn: Turn, hooks: HookRunner): Promise<Tur
     ctx.emit({ ...event, worker: 'merge', storyId: event.storyId ?? story.id });
   const iteration = store.current.iteration;
   const tipBefore = await sharedTip(role.root, prdBranch);
-  emit({ type: 'integration-started', storyId: story.id, onto: prdBranch, queued: turn.queued });
-  const result = await landStory({
-    ctx: { ...ctx, emit },
-    prdBranch,
-    story,
-    verdict: turn.verdict,
-    iteration,
-    emit,
-    began: recordLandingStart(store, {
-      storyId: story.id,
-      checkout: ctx.cwd,
-      branch: prdBranch,
-      now: ctx.now,
-    }),
-  });
-  await store.update((s) => endIntegrating(s, ctx.now()));
-  switch (result.kind) {
-    case 'aborted':
-      return 'aborted';
-    case 'already-landed':
-      await pushWithLease(role.root, turn.branch.branch, null, turn.branch.tip);
-      return 'again';
-    case 'rejected':
-      return (await sendBack(role, turn, result, emit, iteration)) ? 'rejected' : 'again';
-    case 'landed':
-      if (!(await publish(role, turn, result, tipBefore))) return 'again';
-      await store.update((s) =>
-        markPassed(s, story.id, { commits: result.commits.map((c) => c.sha), now: ctx.now() }),
-      );
-      // The attempt ran in another job: its spend travels in the verdict.
-      emit({
-        type: 'story-passed',
-        iteration,
+  let verdict = turn.verdict;
+  let afterResolution = false;
+  for (;;) {
+    emit({ type: 'integration-started', storyId: story.id, onto: prdBranch, queued: turn.queued });
+    const result = await landStory({
+      ctx: { ...ctx, emit },
+      prdBranch,
+      story,
+      verdict,
+      iteration,
+      emit,
+      began: recordLandingStart(store, {
         storyId: story.id,
-        title: story.title,
-        attempt: turn.verdict.attempt,
-        commits: result.commits,
-        costUsd: turn.verdict.costUsd,
-        durationMs: turn.verdict.durationMs,
-      });
-      await hooks.afterIteration({
-        iteration,
-        runId: ctx.name,
-        transcript: iterationLogPath(ctx.files.dir, Math.max(1, iteration)),
-        storyId: story.id,
-        prd: ctx.source.path,
-      });
-      return 'landed';
+        checkout: ctx.cwd,
+        branch: prdBranch,
+        now: ctx.now,
+      }),
+    });
+    await store.update((s) => endIntegrating(s, ctx.now()));
+    switch (result.kind) {
+      case 'aborted':
+        return 'aborted';
+      case 'already-landed':
+        await pushWithLease(role.root, turn.branch.branch, null, turn.branch.tip);
+        return 'again';
+      case 'rejected': {
+        const race = isRace({ base: verdict.base, tip: result.tip });
+        emit(integrationFailed(story.id, result, race ? 'resolve' : 'retry'));
+        if (!race) return (await sendBack(role, turn, result, emit, iteration)) ? 'rejected' : 'again';
+        const settled = afterResolution
+          ? await requeueOnRemote(role, turn, result, 'the resolved work did not pass on the tip', emit)
+          : await settleOnRemote(role, turn, result, emit);
+        if (settled.kind !== 'resolved') return settled.kind;
+        verdict = settled.verdict;
+        afterResolution = true;
+        continue;
+      }
+      case 'landed':
+        if (!(await publish(role, turn, result, tipBefore))) return 'again';
+        await store.update((s) =>
+          markPassed(s, story.id, { commits: result.commits.map((c) => c.sha), now: ctx.now() }),
+        );
+        // The attempt ran in another job: its spend travels in the verdict (with the resolution's, if one ran here).
+        emit({
+          type: 'story-passed',
+          iteration,
+          storyId: story.id,
+          title: story.title,
+          attempt: verdict.attempt,
+          commits: result.commits,
+          costUsd: verdict.costUsd,
+          durationMs: verdict.durationMs,
+          ...(afterResolution ? { afterResolution: true } : {}),
+        });
+        await hooks.afterIteration({
+          iteration,
+          runId: ctx.name,
+          transcript: iterationLogPath(ctx.files.dir, Math.max(1, iteration)),
+          storyId: story.id,
+          prd: ctx.source.path,
+        });
+        return 'landed';
+    }
   }
 }
 
@@ -242,14 +257,7 @@ async function sendBack(
     ),
   });
   if (!sent.ok || !sent.changed) return false;
-  const { failure, problem } = rejected;
-  emit({
-    type: 'integration-failed',
-    storyId: story.id,
-    kind: failure.kind === 'conflict' ? 'conflict' : 'check-failed',
-    files: problem.kind === 'conflict' ? [...problem.files] : [],
-    landedMeanwhile: rejected.landedMeanwhile,
-  });
+  const { failure } = rejected;
   emit({
     type: 'attempt-failed',
     iteration,

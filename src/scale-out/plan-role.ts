@@ -33,10 +33,12 @@ export function sharedStories(
     if (!branch) continue;
     const names = (r: { prd: string; storyId: string } | null) =>
       r?.prd === prdName && r.storyId === story.id;
+    const setback = names(branch.setback) ? branch.setback : null;
     shared.set(story.id, {
       storyId: story.id,
       verified: names(branch.verdict),
-      parked: names(branch.setback) && branch.setback?.parked === true,
+      parked: setback?.parked === true,
+      ...(setback?.requeued ? { requeued: { files: setback.files ?? [] } } : {}),
       branch,
     });
   }

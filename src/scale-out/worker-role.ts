@@ -135,6 +135,8 @@ function laneRun(
     prd: role.prd,
     busy: new Set(),
     queue: [],
+    reserved: null,
+    agent: () => ctx.agent,
     laneEmit: (worker, storyId) => (event) =>
       ctx.emit({ ...event, worker, storyId: event.storyId ?? storyId }),
     afterIteration: (iteration) => afterIteration(iteration),
@@ -143,21 +145,28 @@ function laneRun(
   };
 }
 
-/** The remote's count of attempts and last failure, so retries and parking work across jobs. */
+/**
+ * The remote's count of attempts and last failure, so retries and parking
+ * work across jobs; for a requeue, why the story's verified work was
+ * dropped (its redo's prompt says so) and how often, with nothing counted.
+ */
 function carryOver(state: RunState, setback: StorySetback): RunState {
-  const previous = storyRun(state, setback.storyId);
+  const { lastFailure: _failure, lastRequeue: _requeue, ...previous } = storyRun(state, setback.storyId);
+  const last = { ...setback.failure, at: setback.at };
+  if (setback.requeued) {
+    if ((previous.requeues ?? 0) >= (setback.requeues ?? 0) && previous.attempts >= setback.attempts)
+      return state;
+    const story = {
+      ...previous,
+      attempts: setback.attempts,
+      requeues: setback.requeues ?? 1,
+      lastRequeue: last,
+    };
+    return { ...state, stories: { ...state.stories, [setback.storyId]: story } };
+  }
   if (previous.attempts >= setback.attempts) return state;
-  return {
-    ...state,
-    stories: {
-      ...state.stories,
-      [setback.storyId]: {
-        ...previous,
-        attempts: setback.attempts,
-        lastFailure: { ...setback.failure, at: setback.at },
-      },
-    },
-  };
+  const story = { ...previous, attempts: setback.attempts, lastFailure: last };
+  return { ...state, stories: { ...state.stories, [setback.storyId]: story } };
 }
 
 /** Pushes the verified story branch; a lost race with another job's verdict for it is that job's win. */

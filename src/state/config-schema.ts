@@ -69,6 +69,24 @@ const HooksSchema = z.array(HookSchema).superRefine((hooks, ctx) => {
   });
 });
 
+/** A variable name (`GH_TOKEN`) or a prefix ending in `*` (`AWS_*`). */
+const EnvName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*\*?$/, {
+  message: 'a variable name, or a prefix ending in * (e.g. AWS_*)',
+});
+
+/** `--sandbox`: the agent, its gates and its hooks under bubblewrap (Linux) or sandbox-exec (macOS). */
+export const SandboxSchema = z.strictObject({
+  enabled: z.boolean().default(false),
+  /** `host`: the user's network; `none`: none at all (an agent on a local model in the same sandbox needs none). */
+  network: z.enum(['host', 'none']).default('host'),
+  /** Also readable inside (`~/` is the home directory; relative paths are from the project root). */
+  allowRead: z.array(z.string().min(1)).default(() => []),
+  /** Also writable inside, e.g. a package cache. */
+  allowWrite: z.array(z.string().min(1)).default(() => []),
+  /** Variables passed in besides the base list and the agent's own (names, or prefixes ending in `*`). */
+  env: z.array(EnvName).default(() => []),
+});
+
 export const ConfigSchema = z.strictObject({
   agent: AgentSchema.prefault({}),
   /** Gate commands run after the agent signals DONE; all must pass. */
@@ -114,8 +132,15 @@ export const ConfigSchema = z.strictObject({
       visualCheck: z.boolean().default(false),
     })
     .prefault({}),
+  /** Optional: absent, every sandbox setting has its default (`sandboxSettings`). */
+  sandbox: SandboxSchema.optional(),
 });
 export type Config = z.output<typeof ConfigSchema>;
+export type SandboxConfig = z.output<typeof SandboxSchema>;
+
+/** The config's `sandbox:` section, its defaults filled in when the section is absent. */
+export const sandboxSettings = (config: Pick<Config, 'sandbox'>): SandboxConfig =>
+  config.sandbox ?? SandboxSchema.parse({});
 export type PromptSwitches = Config['prompt'];
 
 export const defaultConfig = (): Config => ConfigSchema.parse({});

@@ -100,5 +100,22 @@ prompt:
   testFirst: false
   # Check visual or UI changes with a screenshot or in a browser, or say why this environment cannot.
   visualCheck: false
+
+# --sandbox: the agent, its gates and its hooks run under bubblewrap (Linux) or sandbox-exec
+# (macOS). They may write only the checkout (and the parts of .git a commit needs, never
+# .git/hooks or .git/config), the agent's own state folders and a private /tmp; $HOME looks
+# empty but for those and the agent's install. \`ralph doctor\` says whether it works here.
+# The section is optional; uncomment it to change a default:
+# sandbox:
+#   # Sandbox every run (--sandbox / --no-sandbox override it).
+#   enabled: false
+#   # host: the user's network (the agent reaches its API); none: no network at all.
+#   network: host
+#   # Also readable inside, e.g. ["~/.m2"] (~/ is your home; relative paths start at the project root).
+#   allowRead: []
+#   # Also writable inside, e.g. ["~/.npm"] for a package cache.
+#   allowWrite: []
+#   # Variables passed in besides the basics and the agent's own keys, e.g. ["GH_TOKEN", "AWS_*"].
+#   env: []
 `;
 }

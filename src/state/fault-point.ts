@@ -11,8 +11,12 @@
  * parallel run also `story-checkout-made` (a story's worktree made, its
  * attempt not yet recorded), `story-verified` (the verdict on the story
  * branch, not yet in the run state), `landing-detached`, `landing-rebased`,
- * `landing-recorded` (the pass committed on the detached checkout) and
- * `landing-moved` (the PRD branch moved, the checkout not yet re-attached).
+ * `landing-recorded` (the pass committed on the detached checkout),
+ * `landing-moved` (the PRD branch moved, the checkout not yet re-attached),
+ * `resolution-prepared` (a story that lost a race: its checkout detached at
+ * the new tip with its work merged in, its agent not started) and
+ * `resolution-verified` (the resolved work's verdict on the story branch,
+ * not landed yet).
  */
 const reached = new Map<string, number>();
 

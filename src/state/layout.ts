@@ -106,6 +106,11 @@ export function iterationLogPath(dir: string, iteration: number): string {
   return path.join(runFiles(dir).iterationsDir, `${iteration}.jsonl`);
 }
 
+/** The agent's raw stream of the resolution run that brought iteration `iteration`'s work onto a new tip. */
+export function resolutionLogPath(dir: string, iteration: number): string {
+  return iterationLogPath(dir, iteration).replace(/\.jsonl$/, '-resolution.jsonl');
+}
+
 export const worktreeDir = (root: string, name: string): string =>
   path.join(worktreesDir(root), validatePrdName(name));
 

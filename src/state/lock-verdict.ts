@@ -8,6 +8,8 @@ export const LockInfoSchema = z.object({
   command: z.string(),
   /** The holder's start time (see `processIdentity`), so a pid reused by another program is told apart. */
   processStart: z.string().optional(),
+  /** The sandbox the holder runs its agents in (`bwrap`, `sandbox-exec`), when it does. */
+  sandbox: z.string().optional(),
 });
 export type LockInfo = z.infer<typeof LockInfoSchema>;
 

@@ -17,6 +17,8 @@ export interface AcquireLockOptions {
   command?: string;
   /** How old unreadable lock content must be before it counts as stale (default 5 s). */
   graceMs?: number;
+  /** The sandbox the holder runs its agents in, for `ralph status`. */
+  sandbox?: string;
 }
 
 export interface LockTakeover {
@@ -47,6 +49,7 @@ export async function acquireLock(lockPath: string, options: AcquireLockOptions 
     startedAt: new Date().toISOString(),
     command,
     ...(processStart !== undefined ? { processStart } : {}),
+    ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
   };
   await fs.mkdir(path.dirname(lockPath), { recursive: true });
   let tookOver: LockTakeover | null = null;

@@ -109,7 +109,7 @@ export function markFailed(
   storyId: string,
   failure: { reason: string; kind: string; now: Date; park?: boolean; gateOutputTail?: string },
 ): RunState {
-  const next = withStory(state, storyId, failure.now, (s) => ({
+  const next = withStory(state, storyId, failure.now, ({ lastRequeue: _requeue, ...s }) => ({
     ...s,
     lastFailure: {
       reason: failure.reason,

@@ -48,6 +48,23 @@ export const IntegratingSchema = z.object({
 });
 export type Integrating = z.infer<typeof IntegratingSchema>;
 
+/** Parallel runs: the story that lost a race to land, and the files its work touched. The next landing is its. */
+export const ReservationSchema = z.object({
+  storyId: z.string().min(1),
+  files: z.array(z.string()),
+});
+
+/** Parallel runs: a story's agent bringing its verified work onto the PRD branch's new tip, in the story's checkout. */
+export const ResolvingSchema = z.object({
+  storyId: z.string().min(1),
+  worktree: z.string().min(1),
+  iteration: z.number().int().positive(),
+  startedAt: Timestamp,
+  agentPid: z.number().int().positive().optional(),
+  agentToken: z.string().min(1).optional(),
+});
+export type Resolving = z.infer<typeof ResolvingSchema>;
+
 export const FailureSchema = z.object({
   reason: z.string(),
   kind: z.string(),
@@ -62,6 +79,10 @@ export const StoryRunSchema = z.object({
   passedAt: Timestamp.optional(),
   parked: z.boolean().optional(),
   lastFailure: FailureSchema.optional(),
+  /** Parallel runs: times its verified work was redone because other stories landed first (never a failed attempt). */
+  requeues: Count.optional(),
+  /** Why it was last requeued, for the redo's prompt; cleared by a failed attempt, as `lastFailure` is by a requeue. */
+  lastRequeue: FailureSchema.optional(),
   costUsd: Amount,
   inputTokens: Count,
   outputTokens: Count,
@@ -94,6 +115,8 @@ export const RunStateSchema = z.object({
   /** Parallel runs: the attempts in flight. Non-empty on load means the last run died with them running. */
   running: z.array(RunningAttemptSchema).optional(),
   integrating: IntegratingSchema.optional(),
+  resolving: ResolvingSchema.optional(),
+  reserved: ReservationSchema.optional(),
   stories: z.record(z.string(), StoryRunSchema),
   totals: TotalsSchema,
   stop: StopSchema.optional(),

@@ -34,7 +34,7 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
   switch (event.type) {
     case 'run-started':
       if (event.goal) return describeGoalStart(event, event.goal);
-      return `${event.resumed ? 'resuming' : 'starting'} ${event.name} (${event.project}): ${event.remaining} stor${event.remaining === 1 ? 'y' : 'ies'} left, agent ${event.agent}, up to ${plural(event.maxIterations, 'iteration')}`;
+      return `${event.resumed ? 'resuming' : 'starting'} ${event.name} (${event.project}): ${event.remaining} stor${event.remaining === 1 ? 'y' : 'ies'} left, agent ${event.agent}${sandboxNote(event)}, up to ${plural(event.maxIterations, 'iteration')}`;
     case 'lock-taken-over':
       return describeTakeover(event);
     case 'recovered':
@@ -67,7 +67,7 @@ ${indent(said)}`
         : line;
     }
     case 'story-passed':
-      return `✓ ${event.storyId} passed on attempt ${event.attempt}: ${event.commits.map((c) => c.sha.slice(0, 7)).join(', ')} (${money(event.costUsd)}, ${seconds(event.durationMs)})`;
+      return `✓ ${event.storyId} passed on attempt ${event.attempt}${event.afterResolution ? ', landed after resolution' : ''}: ${event.commits.map((c) => c.sha.slice(0, 7)).join(', ')} (${money(event.costUsd)}, ${seconds(event.durationMs)})`;
     case 'attempt-failed':
       if (event.storyId === undefined)
         return `✗ iteration ${event.iteration} failed (${event.kind}): ${firstLine(event.reason.trim())} [${event.attempt}/${event.maxAttempts} in a row]`;
@@ -108,9 +108,18 @@ ${indent(said)}`
     case 'integration-started':
       return `landing on ${event.onto}${event.queued > 0 ? ` (${event.queued} more waiting)` : ''}`;
     case 'integration-failed':
+      // A race is said by the resolution's own line, which follows.
+      if (event.next === 'resolve') return null;
       return event.kind === 'conflict'
         ? `conflict with ${event.landedMeanwhile.join(', ') || 'the new tip'} in ${event.files.join(', ')}; not landed`
         : `the checks failed on the new tip; not landed`;
+    case 'resolution-started':
+      return `${event.storyId} waits to land (${describeRace(event)}); resolving with ${event.agent}`;
+    case 'resolution-finished':
+      if (!event.resolved) return `resolution refused: ${firstLine(event.reason ?? 'no reason given')}`;
+      return event.byAgent ? 'resolved on the new tip; landing' : 'git combined it with the new tip; landing';
+    case 'story-requeued':
+      return `${event.storyId} requeued (${event.requeues}/${event.maxRequeues}): redone from the new tip, not counted as a failed attempt`;
     case 'run-finished':
       if (event.goal) return describeGoalFinish(event, event.goal);
       return [
@@ -178,6 +187,14 @@ ${indent(said)}`
     case 'pr-failed':
       return `no pull request: ${event.message}`;
   }
+}
+
+/** "conflict with US-006 in REGISTRY.md", "the checks failed once US-006 landed". */
+export function describeRace(event: EventOf<'resolution-started'>): string {
+  const who = event.landedMeanwhile.length > 0 ? event.landedMeanwhile.join(', ') : 'the new tip';
+  return event.kind === 'conflict'
+    ? `conflict with ${who} in ${event.files.join(', ')}`
+    : `the checks failed once ${who} landed`;
 }
 
 function describeRecovery(action: Extract<RunEvent, { type: 'recovered' }>['action'], id: string): string {
@@ -253,8 +270,12 @@ function describeGoalStart(
   event: EventOf<'run-started'>,
   goal: NonNullable<EventOf<'run-started'>['goal']>,
 ): string {
-  return `${event.resumed ? 'resuming' : 'starting'} goal ${event.name}: ${firstLine(goal.text.trim())} (agent ${event.agent}, ${goal.steps.completed}/${goal.steps.total} steps done, iterations ${goal.iterationsBefore + 1}..${event.maxIterations}${goal.minIterations > 1 ? `, at least ${goal.minIterations}` : ''})`;
+  return `${event.resumed ? 'resuming' : 'starting'} goal ${event.name}: ${firstLine(goal.text.trim())} (agent ${event.agent}${sandboxNote(event)}, ${goal.steps.completed}/${goal.steps.total} steps done, iterations ${goal.iterationsBefore + 1}..${event.maxIterations}${goal.minIterations > 1 ? `, at least ${goal.minIterations}` : ''})`;
 }
+
+/** ` in a 🔒 bwrap sandbox` for a sandboxed run. */
+const sandboxNote = (event: EventOf<'run-started'>): string =>
+  event.sandbox ? ` in a 🔒 ${event.sandbox} sandbox` : '';
 
 function describeGoalFinish(
   event: EventOf<'run-finished'>,

@@ -20,6 +20,7 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   goal: ['core', 'agents', 'attempt', 'events', 'git', 'run', 'sources', 'state'],
   'scale-out': ['core', 'agents', 'attempt', 'events', 'git', 'parallel', 'run', 'sources', 'state'],
   'prd-writer': ['core', 'agents', 'git', 'run', 'sources', 'state'],
+  sandbox: ['core', 'agents', 'git', 'state'],
   ui: ['core', 'agents', 'events', 'state'],
   web: ['core', 'agents', 'app', 'events', 'git', 'goal', 'sources', 'state', 'ui'],
   app: [
@@ -33,6 +34,7 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     'parallel',
     'prd-writer',
     'run',
+    'sandbox',
     'scale-out',
     'sequential',
     'sources',
@@ -51,6 +53,7 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     'parallel',
     'prd-writer',
     'run',
+    'sandbox',
     'scale-out',
     'sequential',
     'sources',

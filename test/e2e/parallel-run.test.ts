@@ -93,7 +93,7 @@ describe('ralph run --parallel', () => {
     expect(processesIn(project.repo.dir)).toEqual([]);
   });
 
-  it('a conflict is a failed attempt: retried on the new tip with the conflict in its prompt, then landed', async () => {
+  it('a conflict is resolved by the story’s agent on the new tip: not a failed attempt, landed with both stories’ lines', async () => {
     // An existing file is rewritten through the shell (the Write tool wants it read first).
     const edit = (id: string, content: string): Turn[] =>
       shellThenDone(
@@ -107,7 +107,7 @@ describe('ralph run --parallel', () => {
         { id: 'S-2', title: 'Edit S-2' },
       ]),
       {
-        // Both rewrite the same line; whichever lands second conflicts, and its retry keeps both.
+        // Both add a line at the same place; whichever lands second conflicts, and its agent's resolution keeps both.
         'S-1': [edit('S-1', 'one\nS-1\n'), edit('S-1', merged)],
         'S-2': [edit('S-2', 'one\nS-2\n'), edit('S-2', merged)],
       },
@@ -116,44 +116,55 @@ describe('ralph run --parallel', () => {
     const result = await project.run(['demo', '--json', '--parallel', '2']);
     expect(result.stderr).toBe('');
     expect(result.exitCode).toBe(0);
-    // --json tags every event of a story with its lane and story, like the event log.
+    // --json tags every event of a story with its lane (a worker, or the merge queue) and story, like the event log.
     const printed = result.stdout
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as { type: string; worker?: unknown; storyId?: string });
     for (const e of printed.filter((e) => ['iteration-started', 'signal'].includes(e.type)))
-      expect(e).toMatchObject({ worker: expect.any(Number), storyId: expect.stringMatching(/^S-[12]$/) });
+      expect(e).toMatchObject({ worker: expect.anything(), storyId: expect.stringMatching(/^S-[12]$/) });
+    for (const e of printed.filter((e) => e.type === 'iteration-started'))
+      expect(e.worker).toEqual(expect.any(Number));
     // Gates run in a worker (the story alone) and in the merge queue (the story on the new tip).
     const gates = printed.filter((e) => e.type === 'check-started');
     expect(new Set(gates.map((e) => typeof e.worker))).toEqual(new Set(['number', 'string']));
     for (const e of gates) expect(e.storyId).toMatch(/^S-[12]$/);
-    expect(printed.filter((e) => e.type === 'integration-failed')).toEqual([
-      expect.objectContaining({ worker: 'merge' }),
-    ]);
 
     const order = await landedOrder(project.repo, 'ralph/demo');
     expect([...order].sort()).toEqual(['S-1', 'S-2']);
     const [first, second] = order as [string, string];
-    // The first to land did so at once; the second was asked again, and told why, on the request the model saw.
+    // The first to land did so at once; the second's agent was asked once more, to resolve, and told why.
     expect(project.stories.prompts(first)).toHaveLength(1);
     const prompts = project.stories.prompts(second);
     expect(prompts).toHaveLength(2);
-    expect(prompts[0]).not.toContain('Previous attempt failed');
-    expect(prompts[1]).toContain('Previous attempt failed');
+    expect(prompts[1]).not.toContain('Previous attempt failed');
     expect(prompts[1]).toContain(`while it ran, ${first} landed on the PRD branch`);
     expect(prompts[1]).toContain('`shared.txt`');
     expect(prompts[1]).toMatch(/<<<<<<< [^\n]*\n/);
+    expect(prompts[1]).toContain("Keep both stories' intent");
     const events = await readEvents(project);
     expect(events.filter((e) => e.type === 'integration-failed')).toEqual([
       expect.objectContaining({
+        worker: 'merge',
         storyId: second,
         kind: 'conflict',
         files: ['shared.txt'],
         landedMeanwhile: [first],
+        next: 'resolve',
       }),
     ]);
-    expect(events.filter((e) => e.type === 'attempt-failed')).toEqual([
-      expect.objectContaining({ storyId: second, kind: 'conflict', attempt: 1, willRetry: true }),
+    expect(events.filter((e) => e.type === 'resolution-started')).toEqual([
+      expect.objectContaining({
+        storyId: second,
+        files: ['shared.txt'],
+        landedMeanwhile: [first],
+        agent: 'claude',
+      }),
+    ]);
+    // A race is not the story's fault: no failed attempt, and it landed on its first.
+    expect(events.filter((e) => e.type === 'attempt-failed')).toEqual([]);
+    expect(events.filter((e) => e.type === 'story-passed' && e.storyId === second)).toEqual([
+      expect.objectContaining({ attempt: 1, afterResolution: true }),
     ]);
     expect(await project.repo.git('show', 'ralph/demo:shared.txt')).toBe(merged.trimEnd());
 
@@ -170,7 +181,7 @@ describe('ralph run --parallel', () => {
       expect(await markersAt(project, sha)).toBe(false);
   });
 
-  it('gates that fail on the combined result are a failed attempt: retried on the new tip, told which check failed', async () => {
+  it('gates that fail on the combined result: the story’s agent fixes the combination on the new tip, told which check failed', async () => {
     // Each story alone passes the gate; both files together need a third, which only the retry adds.
     const gate =
       'test ! -f a.txt || test ! -f b.txt || test -f both.txt || { echo "a.txt and b.txt need both.txt"; exit 1; }';
@@ -206,6 +217,8 @@ describe('ralph run --parallel', () => {
     expect(events.filter((e) => e.type === 'integration-failed')).toEqual([
       expect.objectContaining({ storyId: second, kind: 'check-failed', landedMeanwhile: [first] }),
     ]);
+    // The combination failing is a race, not the story's failure: nothing counted against it.
+    expect(events.filter((e) => e.type === 'attempt-failed')).toEqual([]);
     // Every commit the PRD branch ever pointed at passes the gate.
     for (const line of (await project.repo.git('reflog', 'show', '--format=%H', 'ralph/demo')).split('\n')) {
       const files = await project.repo.git('ls-tree', '--name-only', line);

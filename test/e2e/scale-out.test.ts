@@ -131,7 +131,7 @@ describe('a PRD as jobs on other machines, origin as the shared state', () => {
     expect(processesIn(e.root)).toEqual([]);
   });
 
-  it('verified work that conflicts on landing is sent back with a setback and retried from the new tip; a story out of retries is parked on origin', async () => {
+  it('verified work that conflicts on landing and cannot be resolved is requeued on origin, not counted, and redone from the new tip; a story out of retries is parked on origin', async () => {
     const stories = [
       { id: 'X-1', title: 'Ex' },
       { id: 'Y-1', title: 'Why' },
@@ -140,8 +140,8 @@ describe('a PRD as jobs on other machines, origin as the shared state', () => {
     project = await parallelProject(
       prdJson(stories),
       {
-        // Both first attempts write the same new file differently: whichever lands second conflicts.
-        // Its retry builds on what landed.
+        // Both first attempts write the same new file differently: whichever lands second conflicts,
+        // and its agent's resolution (the next session) commits the conflict markers: refused. Its redo builds on what landed.
         'X-1': [implement('X-1', 'Ex', 'shared.txt', 'from X\n'), implement('X-1', 'Ex', 'x.txt', 'X\n')],
         'Y-1': [implement('Y-1', 'Why', 'shared.txt', 'from Y\n'), implement('Y-1', 'Why', 'y.txt', 'Y\n')],
         'Z-1': [fail('Z-1', 'the API it needs does not exist')],
@@ -165,7 +165,7 @@ describe('a PRD as jobs on other machines, origin as the shared state', () => {
     expect(done.get('X-1')?.exitCode).toBe(0);
     expect(done.get('Y-1')?.exitCode).toBe(0);
 
-    // One of X-1 and Y-1 lands; the other conflicts and gets a setback instead of its verdict.
+    // One of X-1 and Y-1 lands; the other conflicts, its resolution is refused, and a requeue replaces its verdict.
     const both = await Promise.all([e.integrate(), e.integrate()]);
     const landed = both.flatMap((b) => b.outcome.landed);
     const rejected = both.flatMap((b) => b.outcome.rejected);
@@ -174,8 +174,12 @@ describe('a PRD as jobs on other machines, origin as the shared state', () => {
     expect([...landed, ...rejected].sort()).toEqual(['X-1', 'Y-1']);
     const loser = rejected[0] ?? '';
     expect(await git(e.origin, 'log', '-1', '--format=%s', `ralph-stories/demo/${loser}`)).toBe(
-      `ralph: ${loser} failed`,
+      `ralph: ${loser} requeued`,
     );
+    const requeue = JSON.parse(
+      (await git(e.origin, 'log', '-1', '--format=%b', `ralph-stories/demo/${loser}`)).trim(),
+    ) as { attempts: number; requeued: boolean; requeues: number; parked: boolean };
+    expect(requeue).toMatchObject({ attempts: 0, requeued: true, requeues: 1, parked: false });
     expect(await git(e.origin, 'show', 'ralph/demo:shared.txt')).not.toContain('<<<<<<<');
 
     // The loser is planned again (not parked: one attempt of two); Z-1 is not.
@@ -185,8 +189,9 @@ describe('a PRD as jobs on other machines, origin as the shared state', () => {
     const retry = await e.startWorker(loser);
     const retried = await retry.done;
     expect(retried.exitCode).toBe(0);
-    // Attempt 2: the count went on across jobs, and the prompt said what conflicted and what landed.
-    expect(retried.stdout).toMatch(new RegExp(`✓ ${loser} verified \\(attempt 2\\)`));
+    // Attempt 1 again: a race counts nothing; the prompt said what conflicted and what landed.
+    expect(retried.stdout).toMatch(new RegExp(`✓ ${loser} verified \\(attempt 1\\)`));
+    expect(project.stories.prompts(loser).at(-1)).toContain('## Your earlier work did not land');
     const prompt = project.stories.prompts(loser).at(-1) ?? '';
     expect(prompt).toContain('`shared.txt`');
     expect(prompt).toContain(`${landed[0]} landed on the PRD branch`);

@@ -3,9 +3,11 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createLoopProject, type LoopProject, prdJson } from '../support/loop-project.js';
 import type { Turn } from '../support/model-script.js';
+import { OVERLAP_FILES, overlapAgent, promptsOnly } from '../support/overlap-prds.js';
 import { fail, implement } from '../support/story-script.js';
 
-export type WorkspaceMode = 'in-place' | 'worktree';
+/** How a cycle runs the project: the sequential loop in place or in a worktree, or `--parallel 3`. */
+export type WorkspaceMode = 'in-place' | 'worktree' | 'parallel';
 
 export const STORIES = [
   { id: 'US-001', title: 'Add greeting', file: 'greet.txt', content: 'hello\n' },
@@ -37,11 +39,46 @@ export function createCampaignProject(options: { slowStartMs?: number } = {}): P
   );
 }
 
+/**
+ * The parallel cycles' project: three stories at once that all append a
+ * line to REGISTRY.md, so the two that land after the first lose the race
+ * and are resolved by their agent; answers take a while, and the gate
+ * sleeps, so that kills land inside agents, resolutions and landings.
+ */
+export const PARALLEL_STORIES = [
+  { id: 'US-001', title: 'Add login' },
+  { id: 'US-002', title: 'Add billing' },
+  { id: 'US-003', title: 'Add search' },
+] as const;
+
+export function createParallelCampaignProject(options: { slowStartMs?: number } = {}): Promise<LoopProject> {
+  const stories = [...PARALLEL_STORIES];
+  return createLoopProject(
+    {
+      '.ralph/.gitignore': 'runs/\nworktrees/\n',
+      '.ralph/prds/demo/prd.json': prdJson(stories),
+      '.ralph/config.yaml': `checks:\n  - sleep 0.4\n  - "${NO_CONFLICT_MARKERS}"\n`,
+      ...OVERLAP_FILES.append,
+    },
+    promptsOnly(stories),
+    {
+      wrap: overlapAgent('append', stories, {
+        delayMs: 300,
+        ...(options.slowStartMs ? { firstDelayMs: options.slowStartMs } : {}),
+      }),
+    },
+  );
+}
+
+/** The gate that no tracked file holds a conflict marker. */
+export const NO_CONFLICT_MARKERS = "! git grep -q -E '^(<<<<<<<|>>>>>>>)'";
+
 /** `ralph run` arguments for the mode. */
 export const runArgs = (mode: WorkspaceMode): string[] => [
   'demo',
   '--headless',
   ...(mode === 'in-place' ? ['--no-worktree'] : []),
+  ...(mode === 'parallel' ? ['--parallel', '3'] : []),
 ];
 
 /** Files under `dir` (recursively, .git folders aside) named like ralph's temporary files. */

@@ -11,7 +11,12 @@ import type { LoopProject } from '../support/loop-project.js';
 import { isProcessAlive } from '../support/process-alive.js';
 import { processesIn } from '../support/processes.js';
 import type { CliResult } from '../support/ralph-cli.js';
-import { createCampaignProject, runArgs, type WorkspaceMode } from './campaign-project.js';
+import {
+  createCampaignProject,
+  createParallelCampaignProject,
+  runArgs,
+  type WorkspaceMode,
+} from './campaign-project.js';
 import { describePlan, type KillPlan } from './kill-plan.js';
 import { checkOutcome } from './outcome-checks.js';
 
@@ -55,7 +60,9 @@ export async function runCycle(cycle: number, mode: WorkspaceMode, plans: KillPl
   const started = performance.now();
   // An agent left running by a kill right after its spawn must still be running when the next run starts.
   const orphaning = plans.some((p) => p.kind === 'point' && p.point === 'agent-spawned');
-  const project = await createCampaignProject(orphaning ? { slowStartMs: 4_000 } : {});
+  const slow = orphaning ? { slowStartMs: 4_000 } : {};
+  const project =
+    mode === 'parallel' ? await createParallelCampaignProject(slow) : await createCampaignProject(slow);
   const args = runArgs(mode);
   const kills: KillRecord[] = [];
   const violations: string[] = [];
@@ -181,9 +188,14 @@ async function momentOf(project: LoopProject, events: Event[]): Promise<string> 
   const state = await readFile(join(project.repo.dir, '.ralph/runs/demo/state.json'), 'utf8').catch(
     () => '{}',
   );
-  if ((JSON.parse(state) as { current?: { phase?: string } }).current?.phase === 'recording') {
-    return 'recording a pass';
-  }
+  const saved = JSON.parse(state) as {
+    current?: { phase?: string };
+    resolving?: unknown;
+    integrating?: unknown;
+  };
+  if (saved.current?.phase === 'recording') return 'recording a pass';
+  if (saved.resolving !== undefined) return 'resolving a race (agent)';
+  if (saved.integrating !== undefined) return 'landing a story';
   switch (events.at(-1)?.type) {
     case undefined:
     case 'lock-taken-over':
@@ -204,6 +216,10 @@ async function momentOf(project: LoopProject, events: Event[]): Promise<string> 
       return 'verifying (after the gates)';
     case 'run-finished':
       return 'finishing';
+    case 'story-verified':
+    case 'integration-failed':
+    case 'resolution-finished':
+      return 'between a verdict and its landing';
     default:
       return 'between iterations';
   }

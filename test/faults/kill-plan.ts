@@ -63,21 +63,69 @@ export const CHOSEN: readonly { name: string; make: PlanMaker }[] = [
 ];
 
 /**
- * The n-th cycle's first kill: every chosen moment once, in order, then
- * picked at random (a third of them at a random time). A second kill, during
- * the resumed run, follows in some cycles.
+ * The moments of a parallel run (three stories at once that all append to
+ * one file, so two of them lose the race to land and are resolved by their
+ * agent): inside a resolution (its checkout merged, its agent mid-answer or
+ * just exited, its verdict written but not landed) and inside a landing
+ * (detached, rebased, the pass recorded, the branch moved, a gate running).
+ * The first parallel cycle kills during a resolution, then, in the resumed
+ * run, during a landing.
  */
-export function plansFor(cycle: number, random: () => number, runMs: number): KillPlan[] {
-  const chosen = (i: number): KillPlan => {
-    const entry = CHOSEN[i];
+export const PARALLEL_CHOSEN: readonly { name: string; make: PlanMaker; second?: PlanMaker }[] = [
+  {
+    name: 'resolution-started',
+    make: afterEvent('resolution-started', 1, 900),
+    second: point('landing-recorded', 2),
+  },
+  { name: 'resolution-prepared', make: point('resolution-prepared', 2) },
+  { name: 'landing-rebased', make: point('landing-rebased', 3) },
+  // The three workers' agents spawn first; the fourth and fifth are resolutions.
+  {
+    name: 'agent-spawned (resolution)',
+    make: (random) => ({ kind: 'point', point: 'agent-spawned', occurrence: between(random, 4, 5) }),
+  },
+  { name: 'resolution-verified', make: point('resolution-verified', 2) },
+  { name: 'landing-moved', make: point('landing-moved', 3) },
+  {
+    name: 'agent-exited (resolution)',
+    make: (random) => ({ kind: 'point', point: 'agent-exited', occurrence: between(random, 4, 5) }),
+  },
+  { name: 'landing-detached', make: point('landing-detached', 3) },
+  { name: 'integration-started', make: afterEvent('integration-started', 5, 600) },
+  { name: 'landing-recorded', make: point('landing-recorded', 3) },
+  { name: 'resolution-finished', make: afterEvent('resolution-finished', 2, 60) },
+  { name: 'atomic-write:state.json', make: point('atomic-write:state.json', 30) },
+  { name: 'random', make: (random, runMs) => ({ kind: 'random', afterMs: Math.floor(random() * runMs) }) },
+];
+
+/**
+ * The n-th cycle (of its kind) first kill: every chosen moment once, in
+ * order, then picked at random (a third of them at a random time). A second
+ * kill, during the resumed run, follows in some cycles, and always where
+ * the moment names one.
+ */
+export function plansFor(
+  cycle: number,
+  random: () => number,
+  runMs: number,
+  moments: readonly { make: PlanMaker; second?: PlanMaker }[] = CHOSEN,
+): KillPlan[] {
+  const chosen = (i: number) => {
+    const entry = moments[i];
     if (entry === undefined) throw new Error(`no chosen moment ${i}`);
-    return entry.make(random, runMs);
+    return entry;
   };
   const pick = (): KillPlan =>
     random() < 1 / 3
       ? { kind: 'random', afterMs: Math.floor(random() * runMs) }
-      : chosen(Math.floor(random() * CHOSEN.length));
-  const first = cycle < CHOSEN.length ? chosen(cycle) : pick();
+      : chosen(Math.floor(random() * moments.length)).make(random, runMs);
+  if (cycle < moments.length) {
+    const entry = chosen(cycle);
+    const first = entry.make(random, runMs);
+    if (entry.second) return [first, entry.second(random, runMs)];
+    return random() < 0.35 ? [first, pick()] : [first];
+  }
+  const first = pick();
   return random() < 0.35 ? [first, pick()] : [first];
 }
 

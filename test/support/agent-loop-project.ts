@@ -1,13 +1,15 @@
 /**
- * A throwaway project run by the built `ralph` CLI with a real agent CLI
- * other than Claude Code, its model a scripted server. The redirect to the
+ * A throwaway project run by the built `ralph` CLI with a real agent CLI,
+ * its model a scripted server. The redirect to the
  * server travels the way a user would configure it: `.ralph/config.yaml`
  * (`agent.path`, `agent.model`, `agent.args.<provider>`, `agent.env.<provider>`)
  * plus the environment ralph is started in.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { startAnthropicServer } from './anthropic-server.js';
 import { startChatServer } from './chat-server.js';
+import { createClaudeEnv } from './claude-env.js';
 import { CODEX_KEY_VAR, createCodexEnv } from './codex-env.js';
 import { createGeminiEnv } from './gemini-env.js';
 import { startGeminiServer } from './gemini-server.js';
@@ -17,14 +19,17 @@ import { type CliResult, runRalph } from './ralph-cli.js';
 import { startResponsesServer } from './responses-server.js';
 import type { ScriptedServer } from './scripted-server.js';
 import { type StoryPlan, type StoryScript, storyScript } from './story-script.js';
+import { makeTempDir, removeTempDir } from './temp-dir.js';
 
-export type LoopAgent = 'codex' | 'gemini' | 'opencode';
+export type LoopAgent = 'claude' | 'codex' | 'gemini' | 'opencode';
 
 interface AgentSetup {
   server: ScriptedServer;
   binaryPath: string;
   /** What ralph itself is started with (HOME and the like). */
   processEnv: NodeJS.ProcessEnv;
+  /** HOME of the run: the user's home as the agent sees it. */
+  home: string;
   /** `agent.env.<provider>` in the config. */
   configEnv: Record<string, string>;
   configArgs: string[];
@@ -46,6 +51,24 @@ function split(env: NodeJS.ProcessEnv, toConfig: readonly string[]) {
 
 async function setUp(agent: LoopAgent, stories: StoryScript): Promise<AgentSetup> {
   switch (agent) {
+    case 'claude': {
+      const server = await startAnthropicServer(stories.script);
+      const env = await createClaudeEnv(server.url, { maxRetries: 0 });
+      // A home of its own beside CLAUDE_CONFIG_DIR, as a user's is.
+      const home = await makeTempDir('claude-home');
+      return {
+        server,
+        binaryPath: env.binaryPath,
+        processEnv: { ...env.env, HOME: home },
+        home,
+        configEnv: {},
+        configArgs: [],
+        cleanup: async () => {
+          await env.cleanup();
+          await removeTempDir(home);
+        },
+      };
+    }
     case 'codex': {
       const server = await startResponsesServer(stories.script);
       const env = await createCodexEnv(server.url);
@@ -53,6 +76,7 @@ async function setUp(agent: LoopAgent, stories: StoryScript): Promise<AgentSetup
         server,
         binaryPath: env.binaryPath,
         ...split(env.env, [CODEX_KEY_VAR, 'CODEX_HOME']),
+        home: env.home,
         configArgs: env.args,
         model: env.model,
         cleanup: env.cleanup,
@@ -65,6 +89,7 @@ async function setUp(agent: LoopAgent, stories: StoryScript): Promise<AgentSetup
         server,
         binaryPath: env.binaryPath,
         ...split(env.env, ['GOOGLE_GEMINI_BASE_URL', 'GEMINI_API_KEY']),
+        home: env.home,
         configArgs: [],
         cleanup: env.cleanup,
       };
@@ -76,6 +101,7 @@ async function setUp(agent: LoopAgent, stories: StoryScript): Promise<AgentSetup
         server,
         binaryPath: env.binaryPath,
         ...split(env.env, ['OPENCODE_CONFIG_CONTENT']),
+        home: env.home,
         configArgs: [],
         model: env.model,
         cleanup: env.cleanup,
@@ -87,14 +113,15 @@ async function setUp(agent: LoopAgent, stories: StoryScript): Promise<AgentSetup
 /** `.ralph/config.yaml` for the agent; JSON strings are valid YAML scalars, whatever they hold. */
 export function agentConfigYaml(
   agent: LoopAgent,
-  setup: Omit<AgentSetup, 'server' | 'cleanup' | 'processEnv'>,
+  setup: Omit<AgentSetup, 'server' | 'cleanup' | 'processEnv' | 'home'>,
 ): string {
   const q = (text: string) => JSON.stringify(text);
   const lines = ['agent:', `  path: ${q(setup.binaryPath)}`];
   if (setup.model) lines.push(`  model: ${q(setup.model)}`);
   lines.push('  args:', `    ${agent}: [${setup.configArgs.map(q).join(', ')}]`);
-  lines.push('  env:', `    ${agent}:`);
-  for (const [name, value] of Object.entries(setup.configEnv)) lines.push(`      ${name}: ${q(value)}`);
+  const env = Object.entries(setup.configEnv);
+  lines.push('  env:', `    ${agent}:${env.length === 0 ? ' {}' : ''}`);
+  for (const [name, value] of env) lines.push(`      ${name}: ${q(value)}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -102,8 +129,10 @@ export interface AgentLoopProject {
   repo: GitFixture;
   server: ScriptedServer;
   stories: StoryScript;
-  /** `ralph run <args> --agent <agent>` in the project. */
-  run(args: string[]): Promise<CliResult>;
+  /** HOME of the run. */
+  home: string;
+  /** `ralph run <args> --agent <agent>` in the project (`env` on top of the agent's). */
+  run(args: string[], env?: NodeJS.ProcessEnv): Promise<CliResult>;
   read(path: string): Promise<string>;
   cleanup(): Promise<void>;
 }
@@ -122,10 +151,11 @@ export async function createAgentLoopProject(
     repo,
     server: setup.server,
     stories,
-    run: (args) =>
+    home: setup.home,
+    run: (args, env = {}) =>
       runRalph(['run', ...args, '--agent', agent], {
         cwd: repo.dir,
-        env: setup.processEnv,
+        env: { ...setup.processEnv, ...env },
         timeoutMs: 300_000,
       }),
     read: (path) => readFile(join(repo.dir, path), 'utf8'),

@@ -132,6 +132,64 @@ describe('parallel lanes', () => {
     expect(finished.lanes).toBeNull();
   });
 
+  it('a story that lost the race to land says so, its agent resolving on the merge lane, then lands after resolution', () => {
+    const at = (e: RunEvent, ms: number, lanes: ReturnType<typeof reduceLanes>) => reduceLanes(lanes, e, ms);
+    let lanes = fold(RUN).lanes;
+    lanes = at(
+      {
+        type: 'resolution-started',
+        storyId: 'A-1',
+        iteration: 1,
+        kind: 'conflict',
+        files: ['REGISTRY.md'],
+        landedMeanwhile: ['B-1'],
+        agent: 'claude',
+        worker: 'merge',
+      },
+      50_000,
+      lanes,
+    );
+    expect(lanes?.merge).toMatchObject({
+      storyId: 'A-1',
+      startedAtMs: 50_000,
+      activity: 'waits to land (conflict with B-1 in REGISTRY.md); resolving with claude',
+    });
+    lanes = at(
+      {
+        type: 'agent-event',
+        iteration: 1,
+        storyId: 'A-1',
+        event: { type: 'tool-started', id: 't9', name: 'Bash', summary: 'sed -i REGISTRY.md' },
+        worker: 'merge',
+      },
+      51_000,
+      lanes,
+    );
+    expect(lanes?.merge.activity).toBe('resolving: ⚙ Bash sed -i REGISTRY.md');
+    const passed: RunEvent = {
+      type: 'story-passed',
+      iteration: 1,
+      storyId: 'A-1',
+      title: 'Alpha',
+      attempt: 1,
+      commits: [],
+      costUsd: 0,
+      durationMs: 1,
+      afterResolution: true,
+      worker: 'merge',
+    };
+    expect(at(passed, 52_000, lanes)?.merge.activity).toBe('✓ A-1 landed after resolution');
+    const requeued = at(
+      { type: 'story-requeued', storyId: 'A-1', requeues: 1, maxRequeues: 5, reason: 'x', worker: 'merge' },
+      52_000,
+      lanes,
+    );
+    expect(requeued?.merge).toMatchObject({
+      storyId: null,
+      activity: '↻ A-1 requeued (1/5): redone from the new tip, lands next',
+    });
+  });
+
   it('a sequential run has no lanes', () => {
     expect(
       fold([RUN[0] as SessionEvent, { ...started(1, 'A-1', 'Alpha'), worker: undefined }]).lanes,

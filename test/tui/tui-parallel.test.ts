@@ -6,6 +6,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createLoopProject, prdJson } from '../support/loop-project.js';
 import type { Turn } from '../support/model-script.js';
+import { OVERLAP_FILES, overlapAgent, overlapResolution, promptsOnly } from '../support/overlap-prds.js';
 import { implement } from '../support/story-script.js';
 import { terminalEnv, terminalTests } from './terminal.js';
 
@@ -59,6 +60,46 @@ describe('parallel lanes in the TUI', () => {
     screen = await t.see(/merge queue: [12] landed/, 90_000);
     screen = await t.see('demo complete — every story passed', 120_000);
     expect(screen.text).toContain('Total: 3/3 passed');
+    t.type('q');
+    expect(await t.exited).toBe(0);
+  });
+
+  it('at 80x24: a story that lost the race to land waits on the merge lane while its agent resolves, then lands', async () => {
+    const stories = [
+      { id: 'R-1', title: 'First' },
+      { id: 'R-2', title: 'Second' },
+    ];
+    const project = await createLoopProject(
+      {
+        '.ralph/.gitignore': 'runs/\nworktrees/\n',
+        '.ralph/prds/demo/prd.json': prdJson(stories),
+        ...OVERLAP_FILES.append,
+      },
+      promptsOnly(stories),
+      {
+        wrap: overlapAgent('append', stories, {
+          // The resolution's first answer is held back: the merge lane is seen waiting on it.
+          resolve: (kind, s) =>
+            overlapResolution(kind, s).map((t, i) => (i === 0 ? { ...t, delayMs: 6000 } : t)),
+        }),
+      },
+    );
+    terminals.defer(project.cleanup);
+    const t = terminals.start(['run', 'demo', '--parallel', '2'], {
+      cwd: project.repo.dir,
+      env: terminalEnv({ ...project.claude.env, RALPH_AGENT_PATH: project.claude.binaryPath }),
+      columns: 80,
+      rows: 24,
+    });
+    await t.see('press s to start');
+    t.type('s');
+    const screen = await t.see(
+      /merge ⇡ R-[12] · \d+s · waits to land \(conflict with R-[12] in REGISTRY/,
+      120_000,
+    );
+    expect(screen.text).toMatch(/merge queue: 1 landed/);
+    expect(screen.wrapped).toEqual([]);
+    await t.see('demo complete — every story passed', 120_000);
     t.type('q');
     expect(await t.exited).toBe(0);
   });

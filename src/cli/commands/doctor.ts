@@ -1,9 +1,10 @@
 /**
  * `ralph doctor`: which agent CLIs are installed and can run headless here,
- * and whether git and gh are present. Exits 1 when the configured agent
- * (`--agent`, else RALPH_AGENT, else config `agent.provider`; its binary
- * from `--agent-path`, RALPH_AGENT_PATH or `agent.path`) cannot run, or git
- * is missing.
+ * whether git and gh are present, and whether `--sandbox` can work here.
+ * Exits 1 when the configured agent (`--agent`, else RALPH_AGENT, else
+ * config `agent.provider`; its binary from `--agent-path`, RALPH_AGENT_PATH
+ * or `agent.path`) cannot run, git is missing, or the config asks for a
+ * sandbox this machine cannot give.
  * Whether an agent's login works only a real request tells: without `--live`
  * an installed agent is "installed; login not checked", never ✓; with it,
  * each installed agent answers one tiny request (its cost shown).
@@ -14,8 +15,9 @@ import { getAdapter } from '../../agents/registry.js';
 import { ExitCode } from '../../core/errors.js';
 import { formatUsd } from '../../core/money.js';
 import { hasErrors } from '../../core/validation-issue.js';
+import { findSandboxTool } from '../../sandbox/sandbox-tool.js';
 import { type Config, loadConfig } from '../../state/config.js';
-import { PROVIDERS, type Provider, ProviderSchema } from '../../state/config-schema.js';
+import { PROVIDERS, type Provider, ProviderSchema, sandboxSettings } from '../../state/config-schema.js';
 import { findProjectRoot } from '../../state/project-root.js';
 
 export interface DoctorOptions {
@@ -51,12 +53,27 @@ export interface ToolCheck {
   version: string | null;
 }
 
+export interface SandboxCheck {
+  /** `--sandbox` works here. */
+  available: boolean;
+  /** The sandbox this platform uses (`bwrap`, `sandbox-exec`), null where ralph has none. */
+  tool: string | null;
+  path: string | null;
+  version: string | null;
+  /** `sandbox.enabled` in the config: every run asks for it. */
+  configured: boolean;
+  /** Why it cannot work here, and how to fix it. */
+  problem: string | null;
+  fix: string | null;
+}
+
 export interface DoctorReport {
   ok: boolean;
   configured: Provider;
   agents: AgentCheck[];
   git: ToolCheck;
   gh: ToolCheck;
+  sandbox: SandboxCheck;
   notes: string[];
 }
 
@@ -132,6 +149,32 @@ async function checkLive(check: AgentCheck, config: Config): Promise<AgentCheck>
       };
 }
 
+function checkSandbox(config: Config): SandboxCheck {
+  const found = findSandboxTool();
+  const configured = sandboxSettings(config).enabled;
+  if (found.ok) {
+    const { kind, path } = found.tool;
+    return {
+      available: true,
+      tool: kind,
+      path,
+      version: found.version,
+      configured,
+      problem: null,
+      fix: null,
+    };
+  }
+  return {
+    available: false,
+    tool: found.kind,
+    path: null,
+    version: null,
+    configured,
+    problem: `it needs ${found.reason}`,
+    fix: found.fix,
+  };
+}
+
 async function checkTool(name: string): Promise<ToolCheck> {
   const path = (await resolveBinary(name, process.env)) ?? null;
   if (path === null) return { name, path, version: null };
@@ -160,7 +203,9 @@ export async function gatherDoctorReport(cwd: string, opts: DoctorOptions = {}):
   for (const a of installed) agents.push(opts.live ? await checkLive(a, config) : a);
   if (gh.path === null) notes.push('gh is only needed to open pull requests (onComplete.createPR)');
   const agentOk = agents.some((a) => a.configured && a.usable);
-  return { ok: agentOk && git.path !== null, configured, agents, git, gh, notes };
+  const sandbox = checkSandbox(config);
+  const sandboxOk = sandbox.available || !sandbox.configured;
+  return { ok: agentOk && git.path !== null && sandboxOk, configured, agents, git, gh, sandbox, notes };
 }
 
 export function formatDoctorReport(report: DoctorReport): string[] {
@@ -184,6 +229,7 @@ export function formatDoctorReport(report: DoctorReport): string[] {
       t.path === null ? `  · ${t.name}: not found` : `  ✓ ${t.name} ${t.version ?? ''}  ${t.path}`.trimEnd(),
     );
   }
+  lines.push(...sandboxLines(report.sandbox));
   for (const note of report.notes) lines.push(`note: ${note}`);
   const configured = report.agents.find((a) => a.configured);
   if (report.git.path === null) lines.push('git is required: install it and run `ralph doctor` again');
@@ -212,6 +258,19 @@ function fixFor(a: AgentCheck): string | undefined {
   if (cause === 'unreachable')
     return `its API (${adapter.apiBase(process.env, []) ?? 'unknown'}) cannot be reached from here`;
   return undefined;
+}
+
+function sandboxLines(s: SandboxCheck): string[] {
+  const asked = s.configured ? '  [sandbox.enabled]' : '';
+  if (s.available) {
+    const version = s.version ? ` ${s.version}` : '';
+    return ['sandbox:', `  ✓ ${s.tool}${version}  ${s.path}${asked}  (--sandbox works here)`];
+  }
+  return [
+    'sandbox:',
+    `  ✗ ${s.tool ?? 'none'}: --sandbox cannot work here${asked}: ${s.problem}`,
+    `      to fix it: ${s.fix}`,
+  ];
 }
 
 export async function doctorCommand(opts: DoctorOptions): Promise<number> {

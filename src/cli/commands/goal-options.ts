@@ -2,7 +2,7 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_GOAL_MAX_ITERATIONS } from '../../app/command-options.js';
 import { PROVIDERS } from '../../state/providers.js';
-import { addReachOptions, addWorkspaceOptions, OUTAGE_WAIT_HELP } from './run-options.js';
+import { addReachOptions, addSandboxOptions, addWorkspaceOptions, OUTAGE_WAIT_HELP } from './run-options.js';
 
 export type { GoalOptions } from '../../app/command-options.js';
 
@@ -54,9 +54,11 @@ export function addGoalOptions(command: Command): Command {
     .option('-d, --dry-run', 'print the prompt of the next iteration; run nothing')
     .option('--headless', 'plain line output even on a TTY')
     .option('--json', 'NDJSON events on stdout (implies --headless)');
-  return addReachOptions(
-    addWorkspaceOptions(base, 'the goal is complete'),
-    'when the agent needs a person, wait for the answer (ralph answer) instead of exiting 1',
+  return addSandboxOptions(
+    addReachOptions(
+      addWorkspaceOptions(base, 'the goal is complete'),
+      'when the agent needs a person, wait for the answer (ralph answer) instead of exiting 1',
+    ),
   )
     .option('-v, --verbose', "show the agent's own text and tool output")
     .option(

@@ -9,7 +9,7 @@ import { type GoalRunTarget, readGoalRun } from '../goal-target.js';
 
 /** `ralph status <goal run>`: the steps with ✓ ● ○, the mode, and the run's totals. */
 export async function goalStatusCommand(target: GoalRunTarget, opts: { json?: boolean }): Promise<number> {
-  const { summary: s, worktree } = await readGoalRun(target);
+  const { summary: s, worktree, sandbox } = await readGoalRun(target);
   const questions = await listQuestions(target.runDir);
   if (opts.json) {
     const listed = questions.map((q) => ({
@@ -17,7 +17,7 @@ export async function goalStatusCommand(target: GoalRunTarget, opts: { json?: bo
       answer: q.answer ?? null,
       ...(q.answer ? {} : { command: answerCommand(target.name, q.id) }),
     }));
-    console.log(JSON.stringify({ kind: 'goal', ...s, worktree, questions: listed }, null, 2));
+    console.log(JSON.stringify({ kind: 'goal', ...s, worktree, sandbox, questions: listed }, null, 2));
     return ExitCode.Success;
   }
   const where = worktree
@@ -27,7 +27,7 @@ export async function goalStatusCommand(target: GoalRunTarget, opts: { json?: bo
   const mode = s.mode
     ? ` · mode: ${s.mode}${s.iteration !== null ? ` (iteration ${s.iteration})` : ' next'}`
     : '';
-  console.log(`state: ${s.state}${mode}`);
+  console.log(`state: ${s.state}${mode}${sandbox ? `  🔒 ${sandbox} sandbox` : ''}`);
   if (s.steps.length === 0) console.log('  no steps yet: a planning iteration makes them');
   for (const step of s.steps) {
     const worked = step.iterations > 0 ? `  (${plural(step.iterations, 'iteration')})` : '';

@@ -13,13 +13,16 @@ import { promptFor, repoRelativeGoalFile, selectionFor } from '../../goal/next-i
 import { goalRunFiles, readGoalProgress } from '../../goal/progress-file.js';
 import { beginSession, newGoalProgress } from '../../goal/progress-update.js';
 import { readSprintFile } from '../../goal/sprint-file.js';
+import { workspaceMode } from '../../run/workspace.js';
+import { requireSandbox } from '../../sandbox/run-sandbox.js';
 import { type Config, loadConfigOrThrow } from '../../state/config.js';
-import { runDir, validatePrdName, workflowFile, workflowsDir } from '../../state/layout.js';
+import { runDir, validatePrdName, workflowFile, workflowsDir, worktreeDir } from '../../state/layout.js';
 import { findProjectRoot } from '../../state/project-root.js';
 import { listQuestions } from '../../state/questions.js';
 import { canDrawLive } from '../../ui/tui/can-draw-live.js';
 import { requireGitRepository } from '../require-git.js';
 import { openRunSinks, warnOnStderr } from '../run-sinks.js';
+import { sandboxLines } from '../sandbox-line.js';
 import type { GoalOptions } from './goal-options.js';
 import type { RunOptions } from './run-options.js';
 
@@ -50,7 +53,7 @@ export async function runGoalFile(file: string, opts: RunOptions): Promise<numbe
     file,
     ...pick(opts, ['agent', 'agentPath', 'model', 'maxIterations', 'timeout', 'idleTimeout', 'maxRetries']),
     ...pick(opts, ['maxCost', 'dryRun', 'headless', 'json', 'verbose', 'log']),
-    ...pick(opts, ['worktree', 'branch', 'allowDirty', 'force', 'push', 'pr']),
+    ...pick(opts, ['worktree', 'branch', 'allowDirty', 'force', 'push', 'pr', 'sandbox']),
   };
   const spec = await goalSpec(root, undefined, goalOpts, config, true);
   return runGoal(root, config, spec, goalOpts);
@@ -99,9 +102,14 @@ async function goalSpec(
 async function runGoal(root: string, config: Config, spec: GoalSpec, opts: GoalOptions): Promise<number> {
   const dir = runDir(root, spec.name);
   const promptTemplate = loadGoalTemplate(root);
+  // Never a silent run without the sandbox asked for: refused here, before a dry run, the TUI or anything else.
+  requireSandbox(opts, config);
   if (opts.dryRun) {
     const maxIterations = goalMaxIterations(opts, spec, config);
     console.log(await dryRunPrompt(root, config, spec, dir, promptTemplate, maxIterations));
+    const checkout =
+      workspaceMode(opts, config.worktree.enabled) === 'worktree' ? worktreeDir(root, spec.name) : root;
+    for (const line of await sandboxLines({ root, runDir: dir, checkout, config, opts })) console.error(line);
     return ExitCode.Success;
   }
 

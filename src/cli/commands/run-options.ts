@@ -59,6 +59,16 @@ export function addWorkspaceOptions(command: Command, done: string): Command {
     .option('--pr', `push and open a pull request with gh when ${done} (config onComplete.createPR)`);
 }
 
+/** `--sandbox` / `--no-sandbox`: the same for a PRD run and a goal run. */
+export function addSandboxOptions(command: Command): Command {
+  return command
+    .option(
+      '--sandbox',
+      'run the agent, its gates and hooks in a sandbox (bubblewrap on Linux, sandbox-exec on macOS): they write only the checkout (config sandbox.enabled)',
+    )
+    .option('--no-sandbox', 'run without a sandbox even if the config asks for one');
+}
+
 /** The `ralph run` options (contract). */
 export function addRunOptions(command: Command): Command {
   const base = command
@@ -76,9 +86,11 @@ export function addRunOptions(command: Command): Command {
     .option('-d, --dry-run', 'print the prompt for the next story; run nothing')
     .option('--headless', 'plain line output even on a TTY')
     .option('--json', 'NDJSON events on stdout (implies --headless)');
-  return addReachOptions(
-    addWorkspaceOptions(base, 'every story has passed'),
-    'when only stories waiting for answers are left, wait for the answers instead of exiting 1',
+  return addSandboxOptions(
+    addReachOptions(
+      addWorkspaceOptions(base, 'every story has passed'),
+      'when only stories waiting for answers are left, wait for the answers instead of exiting 1',
+    ),
   )
     .option(
       '--parallel <n>',

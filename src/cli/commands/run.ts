@@ -8,6 +8,7 @@ import { requireSharedRemote } from '../../app/role-session.js';
 import { webhookTargets } from '../../app/webhooks.js';
 import { STORY_PROMPT } from '../../core/embedded-prompts.js';
 import { UsageError } from '../../core/errors.js';
+import { requireSandbox } from '../../sandbox/run-sandbox.js';
 import { loadConfigOrThrow } from '../../state/config.js';
 import { canDrawLive } from '../../ui/tui/can-draw-live.js';
 import { dryRun } from '../dry-run.js';
@@ -36,6 +37,8 @@ export async function runCommand(target: string | undefined, opts: RunOptions): 
       throw new UsageError(`${flag} ${id}: no such story in ${ctx.target.name}`);
   }
   const promptTemplate = loadPromptTemplate(ctx.root);
+  // Never a silent run without the sandbox asked for: refused here, before a dry run, the TUI or anything else.
+  requireSandbox(opts, config);
 
   if (opts.dryRun) return dryRun(ctx, config, opts, promptTemplate);
 

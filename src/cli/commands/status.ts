@@ -43,6 +43,9 @@ export async function statusCommand(
       ? activity.running.map((r) => ({ ...r, elapsedMs: Date.now() - Date.parse(r.startedAt) }))
       : [];
   const cutShort = lock.kind === 'held' ? [] : activity.running;
+  // The live run's sandbox, as its lock says.
+  const sandbox = lock.kind === 'held' ? (lock.info?.sandbox ?? null) : null;
+  const locked = sandbox ? `  🔒 ${sandbox} sandbox` : '';
   const parked = new Set(Object.entries(run?.stories ?? {}).flatMap(([id, s]) => (s.parked ? [id] : [])));
   const asked = await questionsIn(ctx.target.runDir, ctx.target.name);
   const selection = selectNextStory(ctx.prd.stories, { parked, waiting: asked.waiting });
@@ -69,6 +72,7 @@ export async function statusCommand(
           running,
           workers,
           verified: activity.verified,
+          sandbox,
           run: run ? runJson(run) : null,
         },
         null,
@@ -106,13 +110,13 @@ export async function statusCommand(
   out.push(`${done}/${ctx.prd.stories.length} done · next: ${next ? `${next.id} ${next.title}` : 'none'}`);
   if (running) {
     out.push(
-      `running: ${running.storyId} attempt ${running.attempt} (iteration ${running.iteration}), for ${duration(running.elapsedMs)}`,
+      `running: ${running.storyId} attempt ${running.attempt} (iteration ${running.iteration}), for ${duration(running.elapsedMs)}${locked}`,
     );
   } else if (workers.length > 0) {
     const list = workers.map(
       (w) => `${w.id} on worker ${w.worker} (attempt ${w.attempt}, for ${duration(w.elapsedMs)})`,
     );
-    out.push(`running: ${list.join(', ')}`);
+    out.push(`running: ${list.join(', ')}${locked}`);
   } else if (cutShort.length > 0) {
     out.push(
       `interrupted: the last run stopped with ${cutShort.map((r) => r.id).join(', ')} in flight; \`ralph run\` rolls them back and goes on`,

@@ -49,6 +49,8 @@ export interface PrdSummary {
   worktree?: string;
   /** The agent a run would use (`claude`, `codex`, ...). */
   agent: string;
+  /** The sandbox a run would start the agent in (`bwrap`, `sandbox-exec`); absent when none. */
+  sandbox?: string;
   /** The iteration limit the next run starts with (remaining stories + 5 unless configured or steered). */
   maxIterations: number;
   /** The run state's iteration number: iterations run so far, over every session of the run. */

@@ -42,6 +42,7 @@ export function Header({
     elapsed === null ? null : duration(elapsed),
     money(run.costUsd),
     run.agent,
+    run.sandbox === null ? null : `🔒 ${run.sandbox}`,
     ...where,
   ].filter((s) => s !== null);
   return (

@@ -86,6 +86,7 @@ export function reduceGoalEvent(
         maxIterations: Math.max(0, event.maxIterations - goal.iterationsBefore),
         iteration: goal.iterationsBefore,
         agent: event.agent,
+        sandbox: event.sandbox ?? null,
         activity: `${event.resumed ? 'resuming' : 'starting'}: ${goal.steps.completed}/${goal.steps.total} steps done`,
       });
     }

@@ -6,7 +6,7 @@
  */
 
 import type { RunEvent } from '../../../events/run-event.js';
-import { firstLine } from '../../plain-reporter.js';
+import { describeRace, firstLine } from '../../plain-reporter.js';
 import type { SessionEvent } from '../session.js';
 import { attemptOf } from './goal-event.js';
 
@@ -123,10 +123,42 @@ function mergeLane(merge: MergeLane, event: RunEvent, nowMs: number): MergeLane 
         ...merge,
         storyId: null,
         startedAtMs: null,
-        activity: `✓ ${event.storyId} landed`,
+        activity: `✓ ${event.storyId} landed${event.afterResolution ? ' after resolution' : ''}`,
         landed: merge.landed + 1,
       };
+    case 'resolution-started':
+      return {
+        ...merge,
+        storyId: event.storyId,
+        startedAtMs: nowMs,
+        // The lane shows the story already: the activity says what it waits for.
+        activity: `waits to land (${describeRace(event)}); resolving with ${event.agent}`,
+      };
+    case 'agent-event': {
+      // The story's agent, resolving a race in its own checkout.
+      const e = event.event;
+      if (e.type === 'tool-started')
+        return { ...merge, activity: `resolving: ⚙ ${e.name} ${e.summary}`.trim() };
+      return merge;
+    }
+    case 'resolution-finished':
+      return {
+        ...merge,
+        activity: event.resolved
+          ? 'resolved on the new tip; landing'
+          : `✗ ${event.storyId}: resolution refused (${firstLine(event.reason ?? '')})`,
+      };
+    case 'story-requeued':
+      return {
+        ...merge,
+        storyId: null,
+        startedAtMs: null,
+        activity: `↻ ${event.storyId} requeued (${event.requeues}/${event.maxRequeues}): redone from the new tip, lands next`,
+      };
     case 'integration-failed':
+      if (event.next === 'resolve') {
+        return { ...merge, activity: `${event.storyId}: the new tip moved on; bringing its work onto it` };
+      }
       return {
         ...merge,
         storyId: null,

@@ -68,6 +68,8 @@ export interface RunView {
   startedAtMs: number | null;
   finishedAtMs: number | null;
   agent: string;
+  /** The sandbox the agent runs in (`bwrap`, `sandbox-exec`), shown as 🔒; null when none. */
+  sandbox: string | null;
   /** Spend of earlier runs plus this run's. */
   costUsd: number;
   current: CurrentAttempt | null;
@@ -106,6 +108,7 @@ export function initialRunView(summary: PrdSummary, logCapacity?: number): RunVi
     startedAtMs: null,
     finishedAtMs: null,
     agent: summary.agent,
+    sandbox: summary.sandbox ?? null,
     costUsd: summary.costUsd,
     current: null,
     stories: {},
@@ -219,6 +222,7 @@ export function reloadedRun(run: RunView, summary: PrdSummary): RunView {
     // The next session's last iteration is the next run's to say; until then, from the summary.
     last: null,
     iteration: Math.max(run.iteration, summary.iteration),
+    sandbox: summary.sandbox ?? null,
   };
 }
 
@@ -234,6 +238,7 @@ export function reduceRun(run: RunView, summary: PrdSummary, event: SessionEvent
         maxIterations: event.maxIterations,
         iteration: Math.max(run.iteration, summary.iteration),
         agent: event.agent,
+        sandbox: event.sandbox ?? null,
         activity: `${event.resumed ? 'resuming' : 'starting'}: ${event.remaining} stor${event.remaining === 1 ? 'y' : 'ies'} left`,
       });
     case 'iteration-started': {
@@ -368,7 +373,7 @@ export function startRun(
   next: RunView,
   summary: PrdSummary,
   nowMs: number,
-  start: Pick<RunView, 'maxIterations' | 'iteration' | 'agent' | 'activity'>,
+  start: Pick<RunView, 'maxIterations' | 'iteration' | 'agent' | 'sandbox' | 'activity'>,
 ): RunView {
   return {
     ...next,

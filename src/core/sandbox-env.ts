@@ -1,0 +1,107 @@
+/**
+ * The environment a sandboxed command gets: an allowlist, not the user's
+ * whole environment, so tokens and keys that happen to be set (GH_TOKEN,
+ * AWS_SECRET_ACCESS_KEY, NPM_TOKEN, a DATABASE_URL with its password,
+ * SSH_AUTH_SOCK) stay outside unless the user lists them in `sandbox.env`.
+ */
+
+/** A name (`GH_TOKEN`) or a prefix ending in `*` (`AWS_*`). */
+export type EnvPattern = string;
+
+/** What a shell, git, Node and the usual toolchains need, none of it a secret. */
+export const SANDBOX_BASE_ENV: readonly EnvPattern[] = [
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'TERM',
+  'COLORTERM',
+  'LANG',
+  'LANGUAGE',
+  'LC_*',
+  'TZ',
+  'NO_COLOR',
+  'FORCE_COLOR',
+  'CI',
+  // The user's network: the agent reaches its API through the same proxy and certificates.
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'NO_PROXY',
+  'ALL_PROXY',
+  'http_proxy',
+  'https_proxy',
+  'no_proxy',
+  'all_proxy',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+  'NODE_EXTRA_CA_CERTS',
+  'REQUESTS_CA_BUNDLE',
+  'CURL_CA_BUNDLE',
+  'NODE_OPTIONS',
+  'NODE_PATH',
+  'NVM_DIR',
+  'NVM_BIN',
+  'XDG_CONFIG_HOME',
+  'XDG_DATA_HOME',
+  'XDG_CACHE_HOME',
+  'XDG_STATE_HOME',
+  'XDG_CONFIG_DIRS',
+  'XDG_DATA_DIRS',
+  // Who commits, and which git config is read (the config files themselves are read-only inside).
+  'GIT_AUTHOR_NAME',
+  'GIT_AUTHOR_EMAIL',
+  'GIT_COMMITTER_NAME',
+  'GIT_COMMITTER_EMAIL',
+  'GIT_CONFIG_GLOBAL',
+  'GIT_CONFIG_SYSTEM',
+  'GIT_CONFIG_NOSYSTEM',
+  // Toolchains the gates may use.
+  'JAVA_HOME',
+  'GOPATH',
+  'GOROOT',
+  'GOCACHE',
+  'CARGO_HOME',
+  'RUSTUP_HOME',
+  'PYTHONPATH',
+  'VIRTUAL_ENV',
+  'PNPM_HOME',
+  'BUN_INSTALL',
+  'DENO_DIR',
+  // ralph's own: the attempt's token (how a resumed run finds the agent), agent choice, test switches.
+  'RALPH_*',
+  // A hook's variables (`run/hooks-vars.ts`).
+  'ITERATION',
+  'ITERATION_TRANSCRIPT',
+  'RUN_ID',
+  'STORY_ID',
+  'STEP_ID',
+  'PRD',
+  'SPRINT_ID',
+  'PHASE_ID',
+];
+
+const matches = (name: string, pattern: EnvPattern): boolean =>
+  pattern.endsWith('*') ? name.startsWith(pattern.slice(0, -1)) : name === pattern;
+
+export const envAllowed = (name: string, allowed: readonly EnvPattern[]): boolean =>
+  allowed.some((pattern) => matches(name, pattern));
+
+/** The variables of `env` the patterns allow, then `set` on top. */
+export function sandboxEnv(
+  env: NodeJS.ProcessEnv,
+  allowed: readonly EnvPattern[],
+  set: Readonly<Record<string, string>> = {},
+): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== undefined && envAllowed(name, allowed)) out[name] = value;
+  }
+  return { ...out, ...set };
+}
+
+/** The names of `env` the patterns leave out, for telling the user what stayed outside. */
+export const envLeftOut = (env: NodeJS.ProcessEnv, allowed: readonly EnvPattern[]): string[] =>
+  Object.keys(env)
+    .filter((name) => env[name] !== undefined && !envAllowed(name, allowed))
+    .sort();
