@@ -122,17 +122,11 @@ const claude: { recorder: OutsideRecorder; scenarios: OutsideScenario[] } = {
 };
 
 /** The scripted provider without ralph's test setting of no retries: Codex's own retries, as users have them. */
-const codexWithRetries = async (url: string) => {
-  const agent = await createCodexEnv(url);
-  const args = agent.args.map((arg) => arg.replace(/,request_max_retries=0,stream_max_retries=0/, ''));
-  return { ...agent, args };
-};
-
 const codex: { recorder: OutsideRecorder; scenarios: OutsideScenario[] } = {
   recorder: {
     adapter: codexAdapter,
     startServer: (script) => startResponsesServer(script),
-    createEnv: codexWithRetries,
+    createEnv: (url) => createCodexEnv(url, { ownRetries: true }),
     fixtureDir: dir('codex'),
   },
   scenarios: [
