@@ -30,6 +30,21 @@ export interface PreflightContext {
 
 export type PreflightResult = { ok: true; version?: string } | { ok: false; reason: string };
 
+/**
+ * Why an agent cannot run here, found before it starts: which of the two
+ * kinds that stop a run (exit 4), what failed, and what a person does about it.
+ */
+export interface NotReady {
+  ok: false;
+  kind: 'auth' | 'not-startable';
+  /** What failed, naming the agent: `Claude Code refuses --dangerously-skip-permissions as root`. */
+  reason: string;
+  /** How to fix it, a clause each: `set IS_SANDBOX=1 …, or run as a normal user`. */
+  fix: readonly string[];
+}
+
+export type ReadyCheck = { ok: true; version?: string } | NotReady;
+
 export interface AgentAdapter {
   /** The provider name used in config and on the command line, e.g. `claude`. */
   readonly name: string;
@@ -38,8 +53,10 @@ export interface AgentAdapter {
   readonly defaultBinary: string;
   buildInvocation(opts: InvocationOptions): Invocation;
   createParser(): StreamParser;
-  /** Checks that the CLI can run here, before any iteration starts. */
+  /** Checks that the CLI can run here, before any iteration starts: `checkReady` said in one line. */
   preflight(ctx: PreflightContext): Promise<PreflightResult>;
+  /** Checks that the CLI can run here, and when it cannot, of which kind the failure is and how to fix it. */
+  checkReady(ctx: PreflightContext): Promise<ReadyCheck>;
   /** How to get the CLI, e.g. `npm i -g @openai/codex`. */
   readonly install: string;
   /** How a person logs the CLI in, said when it cannot authenticate. */

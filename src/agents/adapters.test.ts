@@ -72,7 +72,19 @@ describe('opencode invocation', () => {
         extraArgs: ['--agent', 'build'],
       }),
     ).toEqual({
-      args: ['run', '--format', 'json', '--auto', '--model', 'anthropic/claude-sonnet-4', '--agent', 'build'],
+      args: [
+        'run',
+        '--format',
+        'json',
+        '--auto',
+        '--print-logs',
+        '--log-level',
+        'WARN',
+        '--model',
+        'anthropic/claude-sonnet-4',
+        '--agent',
+        'build',
+      ],
       env: {},
       stdin: { text: dashed },
     });

@@ -1,8 +1,9 @@
-import { ExitCode, RalphError, UsageError } from '../core/errors.js';
+import { AgentUnusableError, UsageError } from '../core/errors.js';
 import type { Config } from '../state/config.js';
 import { PROVIDERS, type Provider, ProviderSchema } from '../state/config-schema.js';
 import type { AgentSetup } from './adapter.js';
-import { resolveBinary } from './binary.js';
+import { findBinary } from './binary.js';
+import { binaryFix, onPath } from './preflight-binary.js';
 import { adapterNames, getAdapter } from './registry.js';
 
 /** The command-line choices that pick the agent (`--agent`, `--agent-path`, `--model`). */
@@ -15,7 +16,9 @@ export interface AgentChoice {
 /**
  * The agent to run: flag, then environment (RALPH_AGENT, RALPH_AGENT_PATH),
  * then config, then the adapter's default. Checks only that the binary
- * exists; `setUpAgent` also runs the adapter's preflight for headless runs.
+ * exists (else an `AgentUnusableError`, code `agent-missing`, naming the path
+ * and the system's error); `setUpAgent` also runs the adapter's preflight for
+ * headless runs.
  */
 export async function resolveAgent(config: Config, choice: AgentChoice): Promise<AgentSetup> {
   const provider = parseProvider(choice.agent ?? process.env.RALPH_AGENT ?? config.agent.provider);
@@ -28,12 +31,18 @@ export async function resolveAgent(config: Config, choice: AgentChoice): Promise
   const env: NodeJS.ProcessEnv = { ...process.env, ...(config.agent.env[provider] ?? {}) };
   const wanted =
     choice.agentPath ?? process.env.RALPH_AGENT_PATH ?? config.agent.path ?? adapter.defaultBinary;
-  const binaryPath = await resolveBinary(wanted, env);
-  if (!binaryPath) {
-    throw new RalphError(`${adapter.displayName} not found: ${wanted}`, 'agent-missing', ExitCode.Usage, [
-      'install it, or point --agent-path / RALPH_AGENT_PATH / agent.path in .ralph/config.yaml at it',
-    ]);
+  const found = await findBinary(wanted, env);
+  if (!found.ok) {
+    const missing = found.reason === 'not on PATH' || found.reason.includes('(ENOENT)');
+    throw new AgentUnusableError(
+      adapter.name,
+      'not-startable',
+      `${adapter.displayName} ${missing ? 'not found' : 'cannot be executed'}: ${wanted}${onPath(found.reason)}`,
+      binaryFix(adapter.install),
+      'agent-missing',
+    );
   }
+  const binaryPath = found.path;
   const model = choice.model ?? config.agent.model ?? undefined;
   return {
     adapter,
@@ -44,15 +53,18 @@ export async function resolveAgent(config: Config, choice: AgentChoice): Promise
   };
 }
 
-/** `resolveAgent` plus the adapter's preflight: what an unattended (headless) run needs. */
+/**
+ * `resolveAgent` plus the adapter's preflight: what an unattended (headless)
+ * run needs. An agent that cannot start or log in here is an `AgentUnusableError` (exit 4).
+ */
 export async function setUpAgent(config: Config, choice: AgentChoice): Promise<AgentSetup> {
   const setup = await resolveAgent(config, choice);
-  const preflight = await setup.adapter.preflight({
+  const ready = await setup.adapter.checkReady({
     binaryPath: setup.binaryPath,
     env: setup.env,
     isRoot: process.getuid?.() === 0,
   });
-  if (!preflight.ok) throw new RalphError(preflight.reason, 'agent-unusable', ExitCode.Usage);
+  if (!ready.ok) throw new AgentUnusableError(setup.adapter.name, ready.kind, ready.reason, ready.fix);
   return setup;
 }
 

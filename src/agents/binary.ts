@@ -3,34 +3,48 @@ import { execFile } from 'node:child_process';
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { systemErrorReason } from '../core/errors.js';
 
-async function isExecutableFile(path: string): Promise<boolean> {
+/** Why a path cannot be executed, in the operating system's words; null when it can. */
+async function notExecutable(path: string): Promise<string | null> {
   try {
     const info = await stat(path);
-    if (!info.isFile()) return false;
+    if (!info.isFile()) return info.isDirectory() ? 'a directory, not a program' : 'not a regular file';
     await access(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
+    return null;
+  } catch (error) {
+    return systemErrorReason(error) ?? String(error);
   }
 }
+
+export type BinaryLookup = { ok: true; path: string } | { ok: false; reason: string };
 
 /**
  * The absolute path of an executable: a path (absolute, or relative to the
  * current directory) is checked as given; a bare name is looked up on PATH.
+ * When there is none, why: the operating system's error for a path
+ * (`no such file or directory (ENOENT)`, `permission denied (EACCES)`), or
+ * that a bare name is not on PATH.
  */
-export async function resolveBinary(binary: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
-  if (binary === '') return undefined;
+export async function findBinary(binary: string, env: NodeJS.ProcessEnv): Promise<BinaryLookup> {
+  if (binary === '') return { ok: false, reason: 'no binary named' };
   if (isAbsolute(binary) || binary.includes('/')) {
     const path = resolve(binary);
-    return (await isExecutableFile(path)) ? path : undefined;
+    const reason = await notExecutable(path);
+    return reason === null ? { ok: true, path } : { ok: false, reason };
   }
   for (const dir of (env.PATH ?? '').split(delimiter)) {
     if (dir === '') continue;
     const candidate = join(dir, binary);
-    if (await isExecutableFile(candidate)) return candidate;
+    if ((await notExecutable(candidate)) === null) return { ok: true, path: candidate };
   }
-  return undefined;
+  return { ok: false, reason: 'not on PATH' };
+}
+
+/** `findBinary`'s path, or undefined. */
+export async function resolveBinary(binary: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  const found = await findBinary(binary, env);
+  return found.ok ? found.path : undefined;
 }
 
 export type VersionResult = { ok: true; version: string } | { ok: false; reason: string };

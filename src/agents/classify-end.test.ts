@@ -88,6 +88,13 @@ const cases: [agent: string, name: string, cause: OutsideCause, early?: OutsideC
   ['gemini', 'overloaded-503', 'overloaded'],
   ['gemini', 'unreachable', 'unreachable'],
   ['opencode', 'auth-401', 'auth'],
+  // With its log on stderr (the adapter's arguments since): each failed request is a retry ralph reads.
+  ['opencode', 'auth-401-logged', 'auth'],
+  ['opencode', 'rate-limit-429-logged', 'rate-limit'],
+  ['opencode', 'overloaded-529-logged', 'overloaded', 'overloaded'],
+  ['opencode', 'server-error-500-logged', 'server-error', 'server-error'],
+  ['opencode', 'unavailable-503-logged', 'server-error', 'server-error'],
+  ['opencode', 'unreachable-logged', 'unreachable', 'unreachable'],
   ['amp', 'no-key', 'auth', 'auth'],
   ['amp', 'auth-401', 'auth'],
   ['amp', 'unavailable-503', 'server-error'],
@@ -130,6 +137,39 @@ describe('classifyAgentEnd on recorded real endings', () => {
     for (const name of ['overloaded-529', 'unavailable-503', 'unreachable']) {
       expect(replay('opencode', name).failure).toBeNull();
     }
+  });
+
+  it("stops OpenCode's endless retries of an outage after four, read from its log", () => {
+    const { stoppedEarly, retries } = replay('opencode', 'overloaded-529-logged');
+    expect(retries).toBe(5);
+    expect(stoppedEarly?.message).toMatch(/^4 API requests in a row failed \(Overloaded\)/);
+    expect(replay('opencode', 'unreachable-logged').stoppedEarly?.message).toMatch(
+      /^4 API requests in a row failed \(Cannot connect to API: Unable to connect/,
+    );
+  });
+
+  it('takes over a rate limit a CLI would retry for ever, after ten retries of it in a row', () => {
+    const limited = { type: 'retry', attempt: 0, maxRetries: 0, reason: 'Rate limit reached' } as const;
+    let stopped: OutsideFailure | undefined;
+    const watch = watchOutside((f) => {
+      stopped = f;
+    });
+    for (let i = 0; i < 9; i++) watch.onEvent(limited);
+    // An answer between them starts the count again.
+    watch.onEvent({
+      type: 'usage',
+      inputTokens: 1,
+      outputTokens: 1,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+    });
+    for (let i = 0; i < 9; i++) watch.onEvent(limited);
+    expect(stopped).toBeUndefined();
+    watch.onEvent(limited);
+    expect(stopped).toEqual({
+      cause: 'rate-limit',
+      message: expect.stringMatching(/^10 API requests in a row failed \(Rate limit reached\)/),
+    });
   });
 
   it('blames nothing outside for runs that end on their own, a retry that then succeeded included', () => {

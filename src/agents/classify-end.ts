@@ -48,7 +48,11 @@ export function causeOfStatus(status: number | undefined): OutsideCause | null {
 
 /** What a CLI's own retry of an API request is about. */
 export function causeOfRetry(retry: RetryEvent): OutsideCause | null {
-  if (retry.status !== undefined) return causeOfStatus(retry.status);
+  if (retry.status !== undefined) {
+    const cause = causeOfStatus(retry.status);
+    // Google's API says its model is overloaded with a 503, not a 529: the words tell.
+    return cause === 'server-error' && causeOfText(retry.reason) === 'overloaded' ? 'overloaded' : cause;
+  }
   // Claude Code says `unknown` for a request that got no answer; Codex names the failure.
   return (
     causeOfText(retry.reason) ?? (/^(?:unknown|connection error)$/i.test(retry.reason) ? 'unreachable' : null)

@@ -8,8 +8,10 @@ import type {
   AgentAdapter,
   Invocation,
   InvocationOptions,
+  NotReady,
   PreflightContext,
   PreflightResult,
+  ReadyCheck,
   StreamParser,
 } from './adapter.js';
 import type { RetryEvent } from './agent-event.js';
@@ -47,7 +49,7 @@ export interface AdapterSpec {
   prompt: PromptPassing;
   createParser(): StreamParser;
   /** What the CLI needs beyond answering `--version` (a login, root rules, its home folder); null when ready. */
-  ready?(ctx: PreflightContext): Promise<PreflightResult | null> | PreflightResult | null;
+  ready?(ctx: PreflightContext): Promise<NotReady | null> | NotReady | null;
   /** How a person logs the CLI in (one clause: "run `codex login`, or set OPENAI_API_KEY"). */
   login: string;
   /** What the CLI's exit codes mean beyond its words. */
@@ -72,12 +74,18 @@ export function buildInvocation(spec: AdapterSpec, opts: InvocationOptions): Inv
   return { args: [...args, ...prompt.args(opts.prompt)], env: {}, stdin: 'ignore' };
 }
 
-async function preflight(spec: AdapterSpec, ctx: PreflightContext): Promise<PreflightResult> {
+async function checkReady(spec: AdapterSpec, ctx: PreflightContext): Promise<ReadyCheck> {
   const found = await checkBinary(ctx, { displayName: spec.displayName, install: spec.install });
   if (!found.ok) return found;
   const refused = (await spec.ready?.(ctx)) ?? null;
-  if (refused !== null && !refused.ok) return refused;
+  if (refused !== null) return refused;
   return { ok: true, version: found.version };
+}
+
+/** `checkReady` in one line: what failed, then how to fix it. */
+async function preflight(spec: AdapterSpec, ctx: PreflightContext): Promise<PreflightResult> {
+  const ready = await checkReady(spec, ctx);
+  return ready.ok ? ready : { ok: false, reason: [ready.reason, ...ready.fix].join('; ') };
 }
 
 export function defineAdapter(spec: AdapterSpec): AgentAdapter {
@@ -88,6 +96,7 @@ export function defineAdapter(spec: AdapterSpec): AgentAdapter {
     buildInvocation: (opts) => buildInvocation(spec, opts),
     createParser: spec.createParser,
     preflight: (ctx) => preflight(spec, ctx),
+    checkReady: (ctx) => checkReady(spec, ctx),
     install: spec.install,
     login: spec.login,
     endHints: spec.endHints ?? {},

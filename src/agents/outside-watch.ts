@@ -9,8 +9,10 @@
  * once the agent has done some work, which a rollback would throw away).
  * A CLI that prints a login prompt instead of its stream is stopped at once.
  * A retry that then succeeds is left alone: any sign of the API answering
- * starts the count again. Rate limits are not counted: the CLIs wait for
- * those as long as the API asks them to.
+ * starts the count again. Rate and usage limits are waited out by the CLIs
+ * as long as the API asks them to, within their own count of retries;
+ * OpenCode has no count and waits for ever, so after `LIMIT_RETRIES` of them
+ * in a row the run takes the limit over (a fallback agent, its own wait).
  */
 
 import { isOutage, type OutsideFailure } from '../core/outside-failure.js';
@@ -22,6 +24,8 @@ export const AUTH_RETRIES = 2;
 export const OUTAGE_RETRIES = 4;
 /** About a minute of it (… 8 s, 16 s, 32 s). */
 export const OUTAGE_RETRIES_AFTER_WORK = 7;
+/** Claude Code's whole count of retries (ten); some three and a half minutes of OpenCode's backoff. */
+export const LIMIT_RETRIES = 10;
 
 export interface OutsideWatch {
   onEvent(event: AgentEvent): void;
@@ -33,6 +37,7 @@ export interface OutsideWatch {
 export function watchOutside(stop: (failure: OutsideFailure) => void): OutsideWatch {
   let auth = 0;
   let outage = 0;
+  let limit = 0;
   let worked = false;
   let stoppedFor: OutsideFailure | undefined;
   const halt = (failure: OutsideFailure) => {
@@ -52,6 +57,9 @@ export function watchOutside(stop: (failure: OutsideFailure) => void): OutsideWa
             outage++;
             if (outage >= (worked ? OUTAGE_RETRIES_AFTER_WORK : OUTAGE_RETRIES))
               halt({ cause, message: retryWords(event, outage) });
+          } else if (cause === 'rate-limit' || cause === 'quota') {
+            limit++;
+            if (limit >= LIMIT_RETRIES) halt({ cause, message: retryWords(event, limit) });
           }
           return;
         }
@@ -61,10 +69,12 @@ export function watchOutside(stop: (failure: OutsideFailure) => void): OutsideWa
           worked = true;
           auth = 0;
           outage = 0;
+          limit = 0;
           return;
         case 'usage':
           auth = 0;
           outage = 0;
+          limit = 0;
           return;
         case 'garbage':
           // A login prompt on stdout waits for a person who is not there (Amp without a key).

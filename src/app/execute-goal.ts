@@ -82,7 +82,7 @@ async function goalLocked(
   run: GoalHandles,
   lock: LockHandle,
 ): Promise<number> {
-  const { agent, fallbackAgents } = await setUpRunAgents(config, opts, run.warn);
+  const { agent, fallbackAgents } = await setUpRunAgents(config, opts, run);
   const place = await enterPlace({
     root,
     name: spec.name,

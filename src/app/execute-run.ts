@@ -65,7 +65,7 @@ async function runLocked(
   run: RunHandles,
   lock: LockHandle,
 ): Promise<number> {
-  const { agent, fallbackAgents } = await setUpRunAgents(config, opts, run.warn);
+  const { agent, fallbackAgents } = await setUpRunAgents(config, opts, run);
   const wrap = runSandbox(opts, config, {
     root: ctx.root,
     runDir: ctx.target.runDir,

@@ -1,5 +1,5 @@
 import type { AgentSetup } from '../agents/adapter.js';
-import { parseProvider, resolveAgent, setUpAgent } from '../agents/agent-setup.js';
+import { parseProvider, resolveAgent } from '../agents/agent-setup.js';
 import { getAdapter } from '../agents/registry.js';
 import { RalphError, UsageError } from '../core/errors.js';
 import type { RunEvent } from '../events/run-event.js';
@@ -14,6 +14,7 @@ import { runFiles } from '../state/layout.js';
 import { acquireLock, type LockHandle, whileHolding } from '../state/lock.js';
 import type { RunOptions } from './command-options.js';
 import { type StopSignals, withInterrupts } from './interrupts.js';
+import { setUpRunAgent } from './run-setup.js';
 import { type TaskContext, workspaceTarget } from './task-context.js';
 
 export interface RoleSession {
@@ -61,7 +62,10 @@ async function openRoleIn(
   held: { lock: LockHandle; signals: StopSignals },
 ): Promise<Role> {
   const { lock, signals } = held;
-  const agent = session.agent === 'required' ? await setUpAgent(config, opts) : await anyAgent(config, opts);
+  const agent =
+    session.agent === 'required'
+      ? await setUpRunAgent(config, opts, session.emit)
+      : await anyAgent(config, opts);
   // The worker's agent, and the gates and hooks of every role.
   const wrap = runSandbox(opts, config, { root: ctx.root, runDir: ctx.target.runDir, agents: [agent] });
   const prdBranch = await resolveWorkBranch(ctx.root, {

@@ -1,6 +1,8 @@
 import type { AgentSetup } from '../agents/adapter.js';
 import { type AgentChoice, setUpAgent } from '../agents/agent-setup.js';
 import { setUpFallbackAgents } from '../agents/fallback-agents.js';
+import { AgentUnusableError } from '../core/errors.js';
+import type { RunEventSink } from '../events/run-event.js';
 import type { Config } from '../state/config.js';
 
 /** What every loop command sets up the same way: the agent, its fallbacks, limits and on-complete wishes. */
@@ -13,10 +15,32 @@ export interface RunAgents {
 export async function setUpRunAgents(
   config: Config,
   choice: AgentChoice,
-  warn: (message: string) => void,
+  run: { warn: (message: string) => void; emit: RunEventSink },
 ): Promise<RunAgents> {
-  const agent = await setUpAgent(config, choice);
-  return { agent, fallbackAgents: await setUpFallbackAgents(config, agent, warn) };
+  const agent = await setUpRunAgent(config, choice, run.emit);
+  return { agent, fallbackAgents: await setUpFallbackAgents(config, agent, run.warn) };
+}
+
+/**
+ * The agent of a command whose run's sinks are open. One that cannot start
+ * or log in here is said as `agent-unusable` (in events.jsonl, to webhooks
+ * and the TUI, as when an attempt finds it) before the error stops the
+ * command with exit 4.
+ */
+export async function setUpRunAgent(
+  config: Config,
+  choice: AgentChoice,
+  emit: RunEventSink,
+): Promise<AgentSetup> {
+  try {
+    return await setUpAgent(config, choice);
+  } catch (error) {
+    if (error instanceof AgentUnusableError) {
+      const { agent, kind, message, fix } = error;
+      emit({ type: 'agent-unusable', agent, kind, message, fix });
+    }
+    throw error;
+  }
 }
 
 /** `--push` / `--pr`, else the config's `onComplete`. */

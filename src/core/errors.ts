@@ -33,6 +33,32 @@ export class UsageError extends RalphError {
   }
 }
 
+/**
+ * The agent cannot authenticate or cannot be started, found before a run's
+ * first attempt (a missing binary, a CLI that refuses to start here, no
+ * login): exit 4, as when an attempt finds it, nothing counted or parked.
+ * `message` says which agent and what failed; each detail is a way to fix it.
+ */
+export class AgentUnusableError extends RalphError {
+  constructor(
+    /** The agent as named on the command line, e.g. `claude`. */
+    readonly agent: string,
+    readonly kind: 'auth' | 'not-startable',
+    message: string,
+    fix: readonly string[],
+    /** `agent-missing` when its binary is not there at all. */
+    code: 'agent-missing' | 'agent-unusable' = 'agent-unusable',
+  ) {
+    super(message, code, ExitCode.AgentUnusable, fix);
+    this.name = 'AgentUnusableError';
+  }
+
+  /** How to fix it, as one clause. */
+  get fix(): string {
+    return this.details.join('; ');
+  }
+}
+
 /** A task file or config that failed validation; nothing was changed. */
 export class InvalidInputError extends RalphError {
   constructor(

@@ -117,13 +117,13 @@ describe('ralph new / edit: refused before any agent starts', () => {
     expect(result.stderr).toMatch(/ralph convert/);
   });
 
-  it('reports a missing agent binary with exit 2 and writes nothing', async () => {
+  it('reports a missing agent binary with exit 4 and writes nothing', async () => {
     repo = await createGitFixture();
     const result = await runRalph(['new', 'shop', '--from', 'a shop', '--agent-path', './no-such-agent'], {
       cwd: repo.dir,
       env,
     });
-    expect(result.exitCode).toBe(2);
+    expect(result.exitCode).toBe(4);
     expect(result.stderr).toMatch(/not found: \.\/no-such-agent/);
     expect(await stat(join(repo.dir, '.ralph/prds/shop')).catch(() => null)).toBeNull();
   });

@@ -7,7 +7,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { type GithubServer, type SeedIssue, startGithubServer } from '../support/github-server.js';
-import { createLoopProject, type LoopProject } from '../support/loop-project.js';
+import { createLoopProject, featSubjects, type LoopProject } from '../support/loop-project.js';
+import { runRalph } from '../support/ralph-cli.js';
 import { fail, implement } from '../support/story-script.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
 
@@ -184,6 +185,70 @@ describe('ralph run --source github with Claude Code', () => {
     // In place: the branch checked out is the one the comment names.
     expect(github.comments.find((c) => c.issue === 8)?.body).toContain('on `main`');
   });
+
+  it('posts a question as a comment on its issue and ends with exit 1 listing it; answered, the next run lands it', async () => {
+    const question = 'Should greetings be stored in PostgreSQL or in SQLite?';
+    github = await startGithubServer({
+      owner: 'acme',
+      repo: 'app',
+      token: TOKEN,
+      issues: [
+        { number: 11, title: 'Store greetings', body: '- [ ] greetings are stored', labels: ['ralph'] },
+        { number: 12, title: 'Add greeting', body: '- [ ] greet.txt', labels: ['ralph'] },
+      ],
+    });
+    project = await createLoopProject(
+      {},
+      {
+        'GH-11': [
+          [
+            { tool: 'Write', input: { file_path: 'half-done.txt', content: 'not sure yet\n' } },
+            { text: `I cannot choose the database myself.\n<ralph>ASK GH-11: ${question}</ralph>` },
+          ],
+          implement('GH-11', 'Store greetings', 'store.txt', 'sqlite\n'),
+        ],
+        'GH-12': [implement('GH-12', 'Add greeting', 'greet.txt', 'hello\n')],
+      },
+    );
+    const args = ['--source', 'github', '--repo', 'acme/app', '--headless', '--no-worktree'];
+    const first = await project.run(args, { env: env(github) });
+    expect(first.exitCode).toBe(1);
+    expect(first.stdout).toContain(question);
+    expect(first.stdout).toContain('answer with: ralph answer github-ralph GH-11 "<your answer>"');
+    expect(await featSubjects(project.repo)).toEqual(['feat: GH-12 - Add greeting']);
+
+    // The question, on its issue, with the command that answers it; the issue is neither in progress nor parked.
+    const asked = github.comments.filter((c) => c.issue === 11).map((c) => c.body);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain('The agent working on GH-11 asks:');
+    expect(asked[0]).toContain(question);
+    expect(asked[0]).toContain('ralph answer github-ralph GH-11 "<answer>"');
+    expect(github.labelsOf(11)).toEqual(['ralph']);
+    expect(github.labelsOf(12)).toContain('ralph:done');
+
+    const answered = await runRalph(['answer', 'github-ralph', 'GH-11', 'SQLite, in data/greetings.db'], {
+      cwd: project.repo.dir,
+    });
+    expect(answered.exitCode).toBe(0);
+    const second = await project.run(args, { env: env(github) });
+    expect(second.exitCode).toBe(0);
+    expect(project.stories.prompts('GH-11').at(-1)).toContain(
+      `You asked: ${question}\nThe answer is: SQLite, in data/greetings.db`,
+    );
+    expect(await featSubjects(project.repo)).toEqual([
+      'feat: GH-12 - Add greeting',
+      'feat: GH-11 - Store greetings',
+    ]);
+    const sha = await project.repo.git('log', '--format=%h', '-1', '--grep=^feat: GH-11 ');
+    const comments = github.comments.filter((c) => c.issue === 11).map((c) => c.body);
+    expect(comments).toHaveLength(2);
+    expect(comments[1]).toContain('ralph verified GH-11 on `main`');
+    expect(comments[1]).toContain(sha);
+    expect(github.labelsOf(11)).toContain('ralph:done');
+    expect(github.labelsOf(11)).not.toContain('ralph:in-progress');
+    // Neither run wrote the question, or anything else, into an issue's body.
+    expect(github.calls.filter((c) => c.method === 'PATCH')).toEqual([]);
+  }, 240_000);
 
   it('stops with exit 2, before anything changes, when the token may not do what the run needs', async () => {
     github = await startGithubServer({

@@ -159,11 +159,11 @@ describe('ralph run options', () => {
   it('refuses a missing agent binary, and root without IS_SANDBOX, before any iteration', async () => {
     project = await createLoopProject({ 'prd.json': prdJson(TWO) }, plan);
     const missing = await project.run(['prd.json', '--agent-path', '/nonexistent/claude']);
-    expect(missing.exitCode).toBe(2);
+    expect(missing.exitCode).toBe(4);
     expect(missing.stderr).toMatch(/not found/);
     if (process.getuid?.() === 0) {
       const root = await project.run(['prd.json', '--headless'], { env: { IS_SANDBOX: '' } });
-      expect(root.exitCode).toBe(2);
+      expect(root.exitCode).toBe(4);
       expect(root.stderr).toMatch(/IS_SANDBOX/);
     }
     expect(project.server.modelCalls()).toHaveLength(0);

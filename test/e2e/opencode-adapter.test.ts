@@ -65,6 +65,27 @@ describe('OpenCode adapter end to end', () => {
     expect(events.some((e) => e.type === 'garbage')).toBe(false);
   });
 
+  it('its log on stderr stays quiet in a run that goes well', async () => {
+    const h = await setup(
+      scriptedTurns([
+        { tool: 'Write', input: { file_path: 'a.txt', content: 'a\n' } },
+        { text: 'Done. <ralph>DONE US-001</ralph>' },
+      ]),
+    );
+    const { result, events } = await h.run('Write a.txt.');
+    expect(result).toMatchObject({ exitCode: 0, stopReason: 'exited' });
+    expect(result.stderr.split('\n').filter((l) => /level=(ERROR|WARN)/.test(l))).toEqual([]);
+    expect(result.stderr.length).toBeLessThan(2000);
+    expect(events.some((e) => e.type === 'retry')).toBe(false);
+  });
+
+  it('a model that never answers is still silence: the log keeps no idle timer alive', async () => {
+    const h = await setup(() => ({ hang: true }));
+    const { result, events } = await h.run('Write a.txt.', { idleTimeoutMs: 4000 });
+    expect(result.stopReason).toBe('idle');
+    expect(events.some((e) => e.type === 'retry')).toBe(false);
+  });
+
   it('preflight finds the version', async () => {
     const h = await setup(() => ({ text: 'unused' }));
     const ok = await opencodeAdapter.preflight({

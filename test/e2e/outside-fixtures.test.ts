@@ -122,17 +122,11 @@ const claude: { recorder: OutsideRecorder; scenarios: OutsideScenario[] } = {
 };
 
 /** The scripted provider without ralph's test setting of no retries: Codex's own retries, as users have them. */
-const codexWithRetries = async (url: string) => {
-  const agent = await createCodexEnv(url);
-  const args = agent.args.map((arg) => arg.replace(/,request_max_retries=0,stream_max_retries=0/, ''));
-  return { ...agent, args };
-};
-
 const codex: { recorder: OutsideRecorder; scenarios: OutsideScenario[] } = {
   recorder: {
     adapter: codexAdapter,
     startServer: (script) => startResponsesServer(script),
-    createEnv: codexWithRetries,
+    createEnv: (url) => createCodexEnv(url, { ownRetries: true }),
     fixtureDir: dir('codex'),
   },
   scenarios: [
@@ -230,6 +224,13 @@ const gemini: { recorder: OutsideRecorder; scenarios: OutsideScenario[] } = {
   ],
 };
 
+/**
+ * OpenCode with its log on stderr (`--print-logs --log-level WARN`, in the
+ * adapter's arguments): it retries every failure but a refused key for ever,
+ * saying each in its log, so those recordings end at their 45 s limit.
+ * (The recordings without `-logged` were made before the adapter asked for
+ * the log: the same failures, silent.)
+ */
 const opencode: { recorder: OutsideRecorder; scenarios: OutsideScenario[] } = {
   recorder: {
     adapter: opencodeAdapter,
@@ -239,29 +240,43 @@ const opencode: { recorder: OutsideRecorder; scenarios: OutsideScenario[] } = {
   },
   scenarios: [
     {
-      name: 'auth-401',
-      made: 'HTTP 401 invalid_api_key to every call',
+      name: 'auth-401-logged',
+      made: 'HTTP 401 invalid_api_key "Incorrect API key provided" to every call',
       script: () => ({
         error: { status: 401, type: 'invalid_api_key', message: 'Incorrect API key provided' },
       }),
-      idleTimeoutMs: 60_000,
+      timeoutMs: 45_000,
     },
     {
-      name: 'overloaded-529',
-      made: 'HTTP 529 overloaded_error to every call',
+      name: 'rate-limit-429-logged',
+      made: 'HTTP 429 rate_limit_exceeded "Rate limit reached for requests" to every call',
+      script: () => ({
+        error: { status: 429, type: 'rate_limit_exceeded', message: 'Rate limit reached for requests' },
+      }),
+      timeoutMs: 45_000,
+    },
+    {
+      name: 'overloaded-529-logged',
+      made: 'HTTP 529 overloaded_error "Overloaded" to every call',
       script: () => ({ error: { status: 529, type: 'overloaded_error', message: 'Overloaded' } }),
-      idleTimeoutMs: 60_000,
+      timeoutMs: 45_000,
     },
     {
-      name: 'unavailable-503',
-      made: 'HTTP 503 to every call',
+      name: 'server-error-500-logged',
+      made: 'HTTP 500 server_error "Internal server error" to every call',
+      script: () => ({ error: { status: 500, type: 'server_error', message: 'Internal server error' } }),
+      timeoutMs: 45_000,
+    },
+    {
+      name: 'unavailable-503-logged',
+      made: 'HTTP 503 "Service Unavailable" to every call',
       script: () => ({ error: { status: 503, message: 'Service Unavailable' } }),
-      idleTimeoutMs: 60_000,
+      timeoutMs: 45_000,
     },
     {
-      name: 'unreachable',
+      name: 'unreachable-logged',
       made: 'the provider baseURL at a closed port on 127.0.0.1 (connection refused)',
-      idleTimeoutMs: 60_000,
+      timeoutMs: 45_000,
     },
   ],
 };

@@ -6,7 +6,7 @@
  * the run completes; a binary gone mid-run stops it with its path and the
  * operating system's error. Nothing is counted or parked for any of them.
  */
-import { readdir, symlink } from 'node:fs/promises';
+import { symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -17,6 +17,13 @@ import {
   runEvents,
 } from '../support/loop-project.js';
 import { withFailures } from '../support/model-script.js';
+import {
+  countedAgainstStories as counted,
+  TWO_STORIES_PLAN as PLAN,
+  SHORT_WAITS,
+  storyAttempts as storyState,
+  TWO_STORIES as TWO,
+} from '../support/outside-checks.js';
 import { implement } from '../support/story-script.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
 
@@ -28,34 +35,9 @@ afterEach(async () => {
   for (const dir of dirs.splice(0)) await removeTempDir(dir);
 });
 
-type Event = { type: string; [k: string]: unknown };
-
-async function storyState(p: LoopProject): Promise<Record<string, { attempts: number; parked?: boolean }>> {
-  const [name] = await readdir(join(p.repo.dir, '.ralph', 'runs'));
-  const state = JSON.parse(await p.read(`.ralph/runs/${name}/state.json`)) as {
-    stories: Record<string, { attempts: number; parked?: boolean }>;
-  };
-  return state.stories;
-}
-
-const TWO = [
-  { id: 'US-001', title: 'Add greeting' },
-  { id: 'US-002', title: 'Add farewell' },
-];
-const PLAN = {
-  'US-001': [implement('US-001', 'Add greeting', 'greet.txt', 'hello\n')],
-  'US-002': [implement('US-002', 'Add farewell', 'bye.txt', 'bye\n')],
-};
 /** Claude Code's own retries as users have them, and short waits on ralph's side. */
-const ENV = {
-  CLAUDE_CODE_MAX_RETRIES: '10',
-  RALPH_OUTAGE_BACKOFF_MS: '1500',
-  RALPH_OUTAGE_MAX_BACKOFF_MS: '4000',
-  RALPH_WAIT_TICK_MS: '1000',
-};
+const ENV = { CLAUDE_CODE_MAX_RETRIES: '10', ...SHORT_WAITS };
 const ARGS = ['prd.json', '--headless', '--no-worktree'];
-
-const counted = (all: Event[]) => all.filter((e) => e.type === 'attempt-failed' || e.type === 'story-parked');
 
 describe('the world outside', () => {
   it('a key the API refuses: exit 4 within one attempt, one sentence, nothing counted or parked', async () => {

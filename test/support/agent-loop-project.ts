@@ -14,17 +14,18 @@ import { CODEX_KEY_VAR, createCodexEnv } from './codex-env.js';
 import { createGeminiEnv } from './gemini-env.js';
 import { startGeminiServer } from './gemini-server.js';
 import { createGitFixture, type GitFixture } from './git-fixture.js';
+import type { Script } from './model-script.js';
 import { createOpencodeEnv } from './opencode-env.js';
 import { type CliResult, runRalph } from './ralph-cli.js';
 import { startResponsesServer } from './responses-server.js';
-import type { ScriptedServer } from './scripted-server.js';
+import type { PausableServer } from './scripted-server.js';
 import { type StoryPlan, type StoryScript, storyScript } from './story-script.js';
 import { makeTempDir, removeTempDir } from './temp-dir.js';
 
 export type LoopAgent = 'claude' | 'codex' | 'gemini' | 'opencode';
 
 interface AgentSetup {
-  server: ScriptedServer;
+  server: PausableServer;
   binaryPath: string;
   /** What ralph itself is started with (HOME and the like). */
   processEnv: NodeJS.ProcessEnv;
@@ -49,11 +50,11 @@ function split(env: NodeJS.ProcessEnv, toConfig: readonly string[]) {
   return { processEnv, configEnv };
 }
 
-async function setUp(agent: LoopAgent, stories: StoryScript): Promise<AgentSetup> {
+async function setUp(agent: LoopAgent, script: Script, options: AgentLoopOptions): Promise<AgentSetup> {
   switch (agent) {
     case 'claude': {
-      const server = await startAnthropicServer(stories.script);
-      const env = await createClaudeEnv(server.url, { maxRetries: 0 });
+      const server = await startAnthropicServer(script);
+      const env = await createClaudeEnv(server.url, options.ownRetries ? {} : { maxRetries: 0 });
       // A home of its own beside CLAUDE_CONFIG_DIR, as a user's is.
       const home = await makeTempDir('claude-home');
       return {
@@ -70,8 +71,8 @@ async function setUp(agent: LoopAgent, stories: StoryScript): Promise<AgentSetup
       };
     }
     case 'codex': {
-      const server = await startResponsesServer(stories.script);
-      const env = await createCodexEnv(server.url);
+      const server = await startResponsesServer(script);
+      const env = await createCodexEnv(server.url, { ownRetries: options.ownRetries ?? false });
       return {
         server,
         binaryPath: env.binaryPath,
@@ -83,7 +84,7 @@ async function setUp(agent: LoopAgent, stories: StoryScript): Promise<AgentSetup
       };
     }
     case 'gemini': {
-      const server = await startGeminiServer(stories.script);
+      const server = await startGeminiServer(script);
       const env = await createGeminiEnv(server.url);
       return {
         server,
@@ -95,7 +96,7 @@ async function setUp(agent: LoopAgent, stories: StoryScript): Promise<AgentSetup
       };
     }
     case 'opencode': {
-      const server = await startChatServer(stories.script);
+      const server = await startChatServer(script);
       const env = await createOpencodeEnv(server.url);
       return {
         server,
@@ -127,7 +128,7 @@ export function agentConfigYaml(
 
 export interface AgentLoopProject {
   repo: GitFixture;
-  server: ScriptedServer;
+  server: PausableServer;
   stories: StoryScript;
   /** HOME of the run. */
   home: string;
@@ -137,13 +138,21 @@ export interface AgentLoopProject {
   cleanup(): Promise<void>;
 }
 
+export interface AgentLoopOptions {
+  /** Wraps the stories' script: failures before it, a key refused. */
+  wrap?: (script: Script) => Script;
+  /** The CLIs' own retries of a failed request at their defaults (Claude Code's and Codex's are off otherwise). */
+  ownRetries?: boolean;
+}
+
 export async function createAgentLoopProject(
   agent: LoopAgent,
   files: Record<string, string>,
   plan: StoryPlan,
+  options: AgentLoopOptions = {},
 ): Promise<AgentLoopProject> {
   const stories = storyScript(plan);
-  const setup = await setUp(agent, stories);
+  const setup = await setUp(agent, options.wrap ? options.wrap(stories.script) : stories.script, options);
   const repo = await createGitFixture({
     files: { 'README.md': '# demo\n', '.ralph/config.yaml': agentConfigYaml(agent, setup), ...files },
   });

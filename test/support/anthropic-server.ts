@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { setTimeout as sleep } from 'node:timers/promises';
 import { errorBody, jsonMessage, messagesBodySchema, sseFrames, toModelRequest } from './anthropic-wire.js';
 import { isErrorReply, isHangReply, type ModelRequest, type Reply, type Script } from './model-script.js';
-import { parseJson, publicHeaders, readBody } from './scripted-server.js';
+import { listenControls, parseJson, publicHeaders, readBody } from './scripted-server.js';
 
 export interface RecordedRequest {
   method: string;
@@ -146,24 +146,6 @@ export async function startAnthropicServer(
     requests,
     scriptErrors,
     modelCalls: () => requests.flatMap((r) => (r.model && !r.model.isSideCall ? [r.model] : [])),
-    pause: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-    resume: () =>
-      new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, '127.0.0.1', () => {
-          server.off('error', reject);
-          resolve();
-        });
-      }),
-    close: () =>
-      new Promise<void>((resolve) => {
-        if (!server.listening) return resolve();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    ...listenControls(server, port),
   };
 }

@@ -23,20 +23,27 @@ export interface CodexTestEnv {
   cleanup(): Promise<void>;
 }
 
-/** `-c` overrides that select a custom provider on the server, with no retries (a 429 fails at once). */
-export function codexProviderArgs(serverUrl: string): string[] {
+export interface CodexEnvOptions {
+  /** Codex's own retries of a failed request left at their defaults, as users have them. Default: none. */
+  ownRetries?: boolean;
+}
+
+/** `-c` overrides that select a custom provider on the server, with no retries (a 429 fails at once) unless asked. */
+export function codexProviderArgs(serverUrl: string, options: CodexEnvOptions = {}): string[] {
   const provider = [
     'name="fake"',
     `base_url="${serverUrl}/v1"`,
     'wire_api="responses"',
     `env_key="${CODEX_KEY_VAR}"`,
-    'request_max_retries=0',
-    'stream_max_retries=0',
+    ...(options.ownRetries ? [] : ['request_max_retries=0', 'stream_max_retries=0']),
   ].join(',');
   return ['-c', `model_provider=${PROVIDER}`, '-c', `model_providers.${PROVIDER}={${provider}}`];
 }
 
-export async function createCodexEnv(serverUrl: string): Promise<CodexTestEnv> {
+export async function createCodexEnv(
+  serverUrl: string,
+  options: CodexEnvOptions = {},
+): Promise<CodexTestEnv> {
   const home = await makeTempDir('codex-home');
   // Codex refuses a CODEX_HOME that does not exist.
   const codexHome = join(home, 'codex');
@@ -50,7 +57,7 @@ export async function createCodexEnv(serverUrl: string): Promise<CodexTestEnv> {
   return {
     env,
     binaryPath: CODEX_BINARY,
-    args: codexProviderArgs(serverUrl),
+    args: codexProviderArgs(serverUrl, options),
     model: CODEX_TEST_MODEL,
     home,
     cleanup: () => removeTempDir(home),

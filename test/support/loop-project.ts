@@ -108,7 +108,9 @@ export function prdMd(stories: StoryDef[]): string {
 }
 
 /** The events of the project's run (its only run folder), in order. */
-export async function runEvents(p: LoopProject): Promise<{ type: string; [k: string]: unknown }[]> {
+export async function runEvents(
+  p: Pick<LoopProject, 'repo' | 'read'>,
+): Promise<{ type: string; [k: string]: unknown }[]> {
   const [name] = await readdir(join(p.repo.dir, '.ralph', 'runs'));
   return (await p.read(`.ralph/runs/${name}/events.jsonl`))
     .trim()

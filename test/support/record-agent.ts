@@ -32,6 +32,8 @@ export interface Recording {
   extraArgs?: string[];
   /** For CLIs that stay up after an error: silence this long ends the recording. */
   idleTimeoutMs?: number;
+  /** For CLIs that retry for ever, saying so: the recording ends after this long (default 240 s). */
+  timeoutMs?: number;
 }
 
 export interface RecordOptions {
@@ -59,7 +61,7 @@ export async function recordAgentRun(options: RecordOptions, recording: Recordin
       }),
       cwd: repo.dir,
       env: agent.env,
-      timeoutMs: 240_000,
+      timeoutMs: recording.timeoutMs ?? 240_000,
       idleTimeoutMs: recording.idleTimeoutMs ?? 60_000,
       rawLogPath,
       onEvent: () => undefined,

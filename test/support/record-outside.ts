@@ -38,6 +38,7 @@ export interface OutsideScenario {
   env?: (env: NodeJS.ProcessEnv) => NodeJS.ProcessEnv;
   extraArgs?: string[];
   idleTimeoutMs?: number;
+  timeoutMs?: number;
 }
 
 export interface OutsideRecorder {
@@ -95,6 +96,7 @@ export async function recordOutside(
       script: () => scenario.script ?? (() => ({ text: 'unreachable' })),
       ...(scenario.extraArgs ? { extraArgs: scenario.extraArgs } : {}),
       ...(scenario.idleTimeoutMs ? { idleTimeoutMs: scenario.idleTimeoutMs } : {}),
+      ...(scenario.timeoutMs ? { timeoutMs: scenario.timeoutMs } : {}),
     },
   );
   const agent = await recorder.createEnv('http://127.0.0.1:9');

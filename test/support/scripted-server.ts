@@ -4,7 +4,7 @@
  * model call into a `ModelRequest`, ask the script, write the answer in the
  * wire's own shape. Only the model is fake; the agent CLI runs for real.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type ErrorReply,
@@ -38,6 +38,42 @@ export interface ScriptedServer {
   /** Errors thrown by scripts; each also answered the request with a 500. */
   scriptErrors: unknown[];
   close(): Promise<void>;
+}
+
+/** A server that can stop answering for a while: its port refuses connections, as an API down would. */
+export interface PausableServer extends ScriptedServer {
+  /** Stops listening (and drops open connections): the port refuses connections until `resume`. */
+  pause(): Promise<void>;
+  /** Listens again on the same port. */
+  resume(): Promise<void>;
+}
+
+/** `pause`, `resume` and `close` of a listening server, whichever wire it speaks. */
+export function listenControls(
+  server: Server,
+  port: number,
+): Pick<PausableServer, 'pause' | 'resume' | 'close'> {
+  return {
+    pause: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+    resume: () =>
+      new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, '127.0.0.1', () => {
+          server.off('error', reject);
+          resolve();
+        });
+      }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (!server.listening) return resolve();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
 }
 
 export interface ScriptedServerOptions {
@@ -110,7 +146,7 @@ export async function startScriptedServer(
   wire: Wire,
   script: Script,
   options: ScriptedServerOptions = {},
-): Promise<ScriptedServer> {
+): Promise<PausableServer> {
   const requests: RecordedRequest[] = [];
   const scriptErrors: unknown[] = [];
   const sideCall = options.sideCall ?? wire.defaultSideCall;
@@ -185,10 +221,6 @@ export async function startScriptedServer(
     requests,
     scriptErrors,
     modelCalls: () => requests.flatMap((r) => (r.model && !r.model.isSideCall ? [r.model] : [])),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    ...listenControls(server, port),
   };
 }

@@ -1,11 +1,21 @@
+import type { NotReady } from '../adapter.js';
 import { defineAdapter } from '../define-adapter.js';
 import { createClaudeParser } from './claude-parser.js';
 
 export { MAX_PROMPT_ARG_BYTES } from '../define-adapter.js';
 
-export const ROOT_WITHOUT_SANDBOX_REASON =
-  'Claude Code refuses --dangerously-skip-permissions as root; set IS_SANDBOX=1 in the environment ' +
-  '(only inside a container or VM you are willing to let the agent change), or run as a normal user.';
+const ROOT_WITHOUT_SANDBOX: NotReady = {
+  ok: false,
+  kind: 'not-startable',
+  reason: 'Claude Code refuses --dangerously-skip-permissions as root',
+  fix: [
+    'set IS_SANDBOX=1 in the environment (only inside a container or VM you are willing to let the agent change), or run as a normal user.',
+  ],
+};
+
+export const ROOT_WITHOUT_SANDBOX_REASON = [ROOT_WITHOUT_SANDBOX.reason, ...ROOT_WITHOUT_SANDBOX.fix].join(
+  '; ',
+);
 
 /** Claude Code's own rule: as root it allows skipping permissions only in a declared sandbox. */
 export function rootAllowed(env: NodeJS.ProcessEnv): boolean {
@@ -26,8 +36,7 @@ export const claudeAdapter = defineAdapter({
   login: 'run `claude` and log in with /login, or set ANTHROPIC_API_KEY',
   apiBase: (env) => env.ANTHROPIC_BASE_URL || 'https://api.anthropic.com',
   resumeArgs: (sessionId) => [`--resume=${sessionId}`],
-  ready: (ctx) =>
-    ctx.isRoot && !rootAllowed(ctx.env) ? { ok: false, reason: ROOT_WITHOUT_SANDBOX_REASON } : null,
+  ready: (ctx) => (ctx.isRoot && !rootAllowed(ctx.env) ? ROOT_WITHOUT_SANDBOX : null),
 });
 
 export const buildClaudeInvocation = claudeAdapter.buildInvocation;

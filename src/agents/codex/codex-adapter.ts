@@ -36,7 +36,9 @@ export const codexAdapter = defineAdapter({
     if (codexHome === undefined || codexHome === '' || (await isDirectory(codexHome))) return null;
     return {
       ok: false,
-      reason: `CODEX_HOME is set to ${codexHome}, which is not a directory; Codex refuses to start. Create it, or unset CODEX_HOME to use ~/.codex.`,
+      kind: 'not-startable',
+      reason: `Codex refuses to start: CODEX_HOME is set to ${codexHome}, which is not a directory`,
+      fix: ['create it, or unset CODEX_HOME to use ~/.codex'],
     };
   },
 });

@@ -30,9 +30,12 @@ export const geminiAdapter = defineAdapter({
     if ((await findGeminiAuth(ctx.env, process.cwd())) !== undefined) return null;
     return {
       ok: false,
-      reason:
-        'Gemini CLI has no auth method for headless runs: set GEMINI_API_KEY (or GOOGLE_GENAI_USE_VERTEXAI=true with its project settings), ' +
-        'or run `gemini` once interactively and log in, which records the method in ~/.gemini/settings.json.',
+      kind: 'auth',
+      reason: 'Gemini CLI has no auth method for headless runs',
+      fix: [
+        'set GEMINI_API_KEY (or GOOGLE_GENAI_USE_VERTEXAI=true with its project settings), ' +
+          'or run `gemini` once interactively and log in, which records the method in ~/.gemini/settings.json',
+      ],
     };
   },
 });

@@ -4,6 +4,7 @@ import type { AgentEvent, RetryEvent, UsageEvent } from '../agent-event.js';
 import { errorEventFromText } from '../classify-error.js';
 import { jsonLineParser, typeOf } from '../stream-json.js';
 import { TOOL_OUTPUT_MAX_CHARS, toolSummary, truncate } from '../summarize.js';
+import { apiErrorMessage, apiErrorWords } from './gemini-api-error.js';
 import {
   errorLineSchema,
   initLineSchema,
@@ -30,7 +31,7 @@ function resultEvents(line: ResultLine): AgentEvent[] {
   if (line.stats) events.push(usageFromStats(line.stats));
   const ok = line.status === 'success';
   const result: AgentEvent = { type: 'result', ok, subtype: line.status };
-  if (line.error) result.text = line.error.message;
+  if (line.error) result.text = apiErrorWords(line.error.message);
   if (line.stats?.duration_ms !== undefined) result.durationMs = line.stats.duration_ms;
   events.push(result);
   return events;
@@ -50,7 +51,8 @@ export function createGeminiParser(): StreamParser {
     pending = '';
     return text === '' ? [] : [{ type: 'assistant-text', text }];
   };
-  const errorOnce = (message: string): AgentEvent[] => {
+  const errorOnce = (text: string): AgentEvent[] => {
+    const message = apiErrorWords(text);
     if (reported.has(message)) return [];
     reported.add(message);
     return [errorEventFromText(message)];
@@ -131,7 +133,7 @@ export function geminiStderrRetry(line: string): RetryEvent | undefined {
     type: 'retry',
     attempt: Number(match[1]),
     maxRetries: 0,
-    reason: (match[3] ?? '').slice(0, 300) || 'error',
+    reason: apiErrorMessage(match[3] ?? '').slice(0, 300) || 'error',
   };
   if (match[2] !== undefined) event.status = Number(match[2]);
   return event;
