@@ -157,4 +157,31 @@ describe.concurrent.each(['codex', 'gemini', 'opencode'] as const)('the world ou
       'feat: US-002 - Add farewell',
     ]);
   }, 120_000);
+
+  // OpenCode's overloaded answer above is already a 529.
+  it.runIf(agent !== 'opencode')(
+    'a 529 "overloaded" answer, as an Anthropic-style gateway sends: completed, nothing counted',
+    async ({ expect, onTestFinished }) => {
+      const overloaded: Reply = { error: { status: 529, type: 'overloaded_error', message: 'Overloaded' } };
+      const failures = Array.from({ length: OVERLOADED_ANSWERS[agent] }, () => overloaded);
+      const p = await project(agent, { wrap: (script) => withFailures(failures, script) });
+      onTestFinished(() => p.cleanup());
+      const result = await p.run(ARGS, SHORT_WAITS);
+      expect(result.exitCode).toBe(0);
+      const all = await runEvents(p);
+      // Codex rides out this many 529s on its own retries; Gemini CLI's are stopped and waited out.
+      for (const wait of all.filter((e) => e.type === 'waiting')) {
+        expect(wait).toMatchObject({ reason: 'outage', agent, storyId: 'US-001' });
+      }
+      expect(countedAgainstStories(all)).toEqual([]);
+      expect(all.find((e) => e.type === 'story-passed' && e.storyId === 'US-001')).toMatchObject({
+        attempt: 1,
+      });
+      expect(await featSubjects(p.repo)).toEqual([
+        'feat: US-001 - Add greeting',
+        'feat: US-002 - Add farewell',
+      ]);
+    },
+    120_000,
+  );
 });
