@@ -4,9 +4,14 @@
  * their scripted model servers: a refused key stops the run in its first
  * attempt with exit 4; an API that refuses connections for 20 s, or answers
  * that it is overloaded, is waited out and the run completes. Nothing is
- * counted or parked for any of them. (test/e2e/outside-world.test.ts holds
- * the same for Claude Code.) The runs mostly wait, so they run side by side.
+ * counted or parked for any of them. `ralph doctor --live` tells a key the
+ * API takes from one it refuses. (test/e2e/outside-world.test.ts and
+ * test/cli/doctor.test.ts hold the same for Claude Code.) The runs mostly
+ * wait, so they run side by side.
  */
+import { existsSync } from 'node:fs';
+import { symlink } from 'node:fs/promises';
+import { delimiter, join } from 'node:path';
 import { describe, it } from 'vitest';
 import {
   type AgentLoopOptions,
@@ -22,6 +27,14 @@ import {
   TWO_STORIES,
   TWO_STORIES_PLAN,
 } from '../support/outside-checks.js';
+import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
+
+/** The git the tests run with, for a PATH of its own. */
+const GIT =
+  (process.env.PATH ?? '')
+    .split(delimiter)
+    .map((dir) => join(dir, 'git'))
+    .find((path) => existsSync(path)) ?? '/usr/bin/git';
 
 type Agent = Exclude<LoopAgent, 'claude'>;
 
@@ -157,6 +170,42 @@ describe.concurrent.each(['codex', 'gemini', 'opencode'] as const)('the world ou
       'feat: US-002 - Add farewell',
     ]);
   }, 120_000);
+
+  it('doctor --live: ✓ for a key the API takes; ✗ auth, with how to log in, for one it refuses', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    // Only node and git on the PATH: the agent is the configured one (agent.path), the others are not found.
+    const bin = await makeTempDir('doctor-bin');
+    onTestFinished(() => removeTempDir(bin));
+    await symlink(process.execPath, join(bin, 'node'));
+    await symlink(GIT, join(bin, 'git'));
+    const env = { PATH: bin };
+    const entry = (stdout: string) =>
+      (JSON.parse(stdout) as { agents: { provider: string }[] }).agents.find((a) => a.provider === agent);
+
+    const good = await project(agent, { wrap: () => () => ({ text: 'OK' }) });
+    onTestFinished(() => good.cleanup());
+    const ok = await good.ralph(['doctor', '--live', '--agent', agent], env);
+    expect(ok.exitCode).toBe(0);
+    expect(ok.stdout).toMatch(new RegExp(`✓ ${agent} .*live: logged in, API answered`));
+    expect(good.server.modelCalls().length).toBeGreaterThan(0);
+    const okJson = await good.ralph(['doctor', '--live', '--agent', agent, '--json'], env);
+    expect(entry(okJson.stdout)).toMatchObject({ login: 'ok', live: { ok: true } });
+
+    const bad = await project(agent, { wrap: () => () => REFUSED_KEY[agent] });
+    onTestFinished(() => bad.cleanup());
+    const refused = await bad.ralph(['doctor', '--live', '--agent', agent], env);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stdout).toMatch(new RegExp(`✗ ${agent} .*live: failed`));
+    expect(refused.stdout).toMatch(/auth: /);
+    expect(refused.stdout).toMatch(LOGIN[agent]);
+    const badJson = await bad.ralph(['doctor', '--live', '--agent', agent, '--json'], env);
+    expect(entry(badJson.stdout)).toMatchObject({
+      login: 'failed',
+      live: { ok: false, problem: { cause: 'auth' } },
+    });
+  }, 180_000);
 
   // OpenCode's overloaded answer above is already a 529.
   it.runIf(agent !== 'opencode')(

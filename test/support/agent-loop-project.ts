@@ -134,6 +134,8 @@ export interface AgentLoopProject {
   home: string;
   /** `ralph run <args> --agent <agent>` in the project (`env` on top of the agent's). */
   run(args: string[], env?: NodeJS.ProcessEnv): Promise<CliResult>;
+  /** Any `ralph` command in the project, with the agent's environment. */
+  ralph(args: string[], env?: NodeJS.ProcessEnv): Promise<CliResult>;
   read(path: string): Promise<string>;
   cleanup(): Promise<void>;
 }
@@ -167,6 +169,8 @@ export async function createAgentLoopProject(
         env: { ...setup.processEnv, ...env },
         timeoutMs: 300_000,
       }),
+    ralph: (args, env = {}) =>
+      runRalph(args, { cwd: repo.dir, env: { ...setup.processEnv, ...env }, timeoutMs: 300_000 }),
     read: (path) => readFile(join(repo.dir, path), 'utf8'),
     cleanup: async () => {
       await setup.server.close();
