@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { BWRAP_ISOLATION } from '../dist/core/bwrap-args.js';
 import { median, printRows, timeProcess } from './lib.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -179,14 +180,7 @@ function bwrapPath() {
 
 /** What every sandboxed command pays at least: bwrap making its namespaces and mounts, then exec. */
 const BWRAP_START = [
-  '--unshare-user',
-  '--unshare-pid',
-  '--unshare-ipc',
-  '--unshare-uts',
-  '--unshare-cgroup-try',
-  '--die-with-parent',
-  '--cap-drop',
-  'ALL',
+  ...BWRAP_ISOLATION,
   '--ro-bind',
   '/',
   '/',
