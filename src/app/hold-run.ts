@@ -27,11 +27,7 @@ export async function holdRun<T, R extends RunSignals>(
   run: R,
   body: (run: R, lock: LockHandle) => Promise<T>,
 ): Promise<T> {
-  const lock = await acquireLock(held.lockPath, {
-    ...(held.lock.command !== undefined ? { command: held.lock.command } : {}),
-    ...(held.lock.force ? { force: true } : {}),
-    ...(held.lock.sandbox !== undefined ? { sandbox: held.lock.sandbox } : {}),
-  });
+  const lock = await acquireLock(held.lockPath, held.lock);
   const control = watchControlFile({
     runDir: held.runDir,
     lock: lock.info,
