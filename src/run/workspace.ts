@@ -19,7 +19,8 @@ import { addWorktree, findWorktree, listWorktrees, pruneWorktrees } from '../git
 import { openTaskSource } from '../sources/load-task-source.js';
 import type { TaskSource } from '../sources/task-source.js';
 import { archiveIfBranchChanged } from '../state/archive.js';
-import { worktreeDir } from '../state/layout.js';
+import { runFiles, worktreeDir } from '../state/layout.js';
+import { withPassesFromGit } from './git-truth-source.js';
 import { type SetupEnvironment, setupOnce } from './worktree-setup.js';
 
 export type WorkspaceMode = 'worktree' | 'branch' | 'in-place';
@@ -58,6 +59,8 @@ export interface WorkspaceOptions extends Omit<PlaceOptions, 'files'> {
    * at the live task path instead.
    */
   source?: TaskSource;
+  /** The run's folder: its state tells a remote source which stories this run has worked on. */
+  runDir?: string;
 }
 
 /** Where a loop runs: the main checkout, a branch checked out there, or the run's worktree. */
@@ -153,7 +156,13 @@ export async function prepareWorkspace(options: WorkspaceOptions): Promise<Works
     ...place,
     taskPath,
     progressPath: place.live(options.progressPath),
-    source: remote ?? openTaskSource(taskPath),
+    source: remote
+      ? withPassesFromGit(remote, {
+          cwd: place.cwd,
+          name: options.name,
+          stateFile: options.runDir ? runFiles(options.runDir).state : '',
+        })
+      : openTaskSource(taskPath),
   };
 }
 

@@ -80,6 +80,8 @@ export interface RunPaths {
   iterationsDir: string;
   lock: string;
   log: string;
+  /** The effects outside the repository the run still owes (src/state/outbox.ts). */
+  outbox: string;
 }
 
 export const runDir = (root: string, name: string): string => path.join(runsDir(root), validatePrdName(name));
@@ -93,6 +95,7 @@ export function runFiles(dir: string): RunPaths {
     iterationsDir: path.join(dir, 'iterations'),
     lock: path.join(dir, 'lock'),
     log: path.join(dir, 'ralph.log'),
+    outbox: path.join(dir, 'outbox.json'),
   };
 }
 
