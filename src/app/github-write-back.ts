@@ -46,6 +46,8 @@ export function githubWriteBack(options: GithubWriteBackOptions): EventFollower 
   const outbox = openOutbox(runFiles(options.runDir).outbox);
   let queue: Promise<void> = Promise.resolve();
   let branch: string | null = null;
+  /** A parallel run's PRD branch: its stories' own worktrees and branches come and go beside it. */
+  let parallel = false;
   let cwd: string | null = null;
   /** Issues this run labelled in progress and has not settled yet. */
   const working = new Set<number>();
@@ -125,7 +127,9 @@ export function githubWriteBack(options: GithubWriteBackOptions): EventFollower 
     const owed = new Set(
       outbox
         .all()
-        .flatMap((i) => (i.owed.kind === 'github' && i.owed.effect.type === 'passed' ? [i.owed.effect.storyId] : [])),
+        .flatMap((i) =>
+          i.owed.kind === 'github' && i.owed.effect.type === 'passed' ? [i.owed.effect.storyId] : [],
+        ),
     );
     const state = await readRunState(runFiles(options.runDir).state).catch(() => null);
     for (const issue of await api.openIssues(options.label)) {
@@ -159,9 +163,10 @@ export function githubWriteBack(options: GithubWriteBackOptions): EventFollower 
       case 'worktree-created':
       case 'worktree-reused':
       case 'branch-switched':
-        branch = event.branch;
+        if (!parallel) branch = event.branch;
         return;
       case 'parallel-started':
+        parallel = true;
         branch = event.prdBranch;
         return;
       case 'iteration-started': {
@@ -256,7 +261,10 @@ async function passCommitOn(cwd: string, branch: string, storyId: string): Promi
   return null;
 }
 
-async function commitsNamed(cwd: string, shas: readonly string[]): Promise<{ sha: string; subject: string }[]> {
+async function commitsNamed(
+  cwd: string,
+  shas: readonly string[],
+): Promise<{ sha: string; subject: string }[]> {
   if (shas.length === 0) return [];
   const out = await git(['show', '-s', '--format=%h%x09%s', ...shas, '--'], { cwd }).catch(() => '');
   return out

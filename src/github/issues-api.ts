@@ -148,7 +148,10 @@ export function issuesApi(client: GithubClient, tokenFrom?: string): IssuesApi {
         const items = await client.paginate('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', {
           issue_number: issue,
         });
-        return z.array(CommentSchema).parse(items).map((c) => c.body ?? '');
+        return z
+          .array(CommentSchema)
+          .parse(items)
+          .map((c) => c.body ?? '');
       }),
     ensureLabels: (labels) =>
       attempt('create its labels', NEEDS.writeIssues, async () => {

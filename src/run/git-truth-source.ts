@@ -10,8 +10,9 @@
  * is taken off. A `ralph:done` put on an issue ralph never touched is the
  * user's word, and stays.
  */
-import { storyBranchesPrefix } from '../core/story-ref.js';
+
 import { passedStoryIds } from '../core/pass-commit.js';
+import { storyBranchesPrefix } from '../core/story-ref.js';
 import type { Story } from '../core/types.js';
 import { git } from '../git/index.js';
 import { listStoryBranches } from '../git/story-branches.js';

@@ -9,9 +9,9 @@
  * an intent is on disk before the line of its event in `events.jsonl`.
  */
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
-import { temporaryName } from '../core/temporary-files.js';
 import path from 'node:path';
 import { z } from 'zod';
+import { temporaryName } from '../core/temporary-files.js';
 import { faultPoint } from './fault-point.js';
 
 const GithubEffectSchema = z.discriminatedUnion('type', [

@@ -53,7 +53,10 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
         if (cut.aborted) break;
       }
       const result = await postOnce(post, url, notification, timeoutMs);
-      if (result.ok) return options.delivered?.(url, notification);
+      if (result.ok) {
+        options.delivered?.(url, notification);
+        return;
+      }
       error = result.error;
       if (!result.retry) break;
     }

@@ -11,7 +11,8 @@ export type { WebhookTarget };
 export const WEBHOOK_DRAIN_MS = 10_000;
 
 /** A webhook as the outbox names it: a digest of its URL, which may carry a secret. */
-export const webhookKey = (url: string): string => createHash('sha256').update(url).digest('hex').slice(0, 16);
+export const webhookKey = (url: string): string =>
+  createHash('sha256').update(url).digest('hex').slice(0, 16);
 
 /**
  * The webhooks as one follower of a run's events: it keeps the run's tally
@@ -45,7 +46,10 @@ export function webhookSink(
     },
   });
   const owe = (notification: Notification, at: Date): void => {
-    if (outbox === null) return send.send({ ...notification, delivery: randomUUID() });
+    if (outbox === null) {
+      send.send({ ...notification, delivery: randomUUID() });
+      return;
+    }
     for (const target of targets) {
       if (target.events !== null && !target.events.has(notification.event)) continue;
       const delivery = randomUUID();

@@ -226,7 +226,13 @@ export async function startGithubServer(options: GithubServerOptions): Promise<G
         200,
         comments.flatMap((c, i) =>
           c.issue === issue.number
-            ? [{ id: i + 1, body: c.body, html_url: `https://github.example/${options.owner}/${options.repo}/issues/${issue.number}#issuecomment-${i + 1}` }]
+            ? [
+                {
+                  id: i + 1,
+                  body: c.body,
+                  html_url: `https://github.example/${options.owner}/${options.repo}/issues/${issue.number}#issuecomment-${i + 1}`,
+                },
+              ]
             : [],
         ),
       );
