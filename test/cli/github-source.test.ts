@@ -203,7 +203,13 @@ describe('the write-back follower', () => {
       run: 'github-ralph',
       runDir: dir,
       followers: [
-        githubWriteBack({ api, run: 'github-ralph', runDir: dir, label: 'ralph', failed: (m) => failed.push(m) }),
+        githubWriteBack({
+          api,
+          run: 'github-ralph',
+          runDir: dir,
+          label: 'ralph',
+          failed: (m) => failed.push(m),
+        }),
       ],
     });
     sinks.emit({
