@@ -54,10 +54,26 @@ export async function checkOutbox(p: OutboxProject, final: CliResult): Promise<s
     parkedLabels.includes('ralph:parked') && !parkedLabels.includes('ralph:done'),
     `GH-${PARKED} was parked but is labelled ${parkedLabels.join(', ')}`,
   );
+  // Each park is told once: a park comment per park the outbox recorded, found by its marker. (A run
+  // killed after it ended owes its last deliveries to the next run, a new session that tries GH-2 again.)
   const parks = p.github.comments.filter(
     (c) => c.issue === PARKED && c.body.startsWith(`ralph parked GH-${PARKED}`),
   );
-  expect(parks.length === 1, `GH-${PARKED} has ${parks.length} park comments`);
+  const outboxFile = JSON.parse(
+    await readFile(join(repo.dir, RUN_DIR, 'outbox.json'), 'utf8').catch(() => '{"intents":[]}'),
+  ) as { intents: { id: string; done: boolean; owed: { kind: string; effect?: { type: string } } }[] };
+  const parkIntents = outboxFile.intents.filter(
+    (i) => i.owed.kind === 'github' && i.owed.effect?.type === 'parked',
+  );
+  expect(parks.length >= 1, `GH-${PARKED} has no park comment`);
+  for (const intent of parkIntents) {
+    const told = parks.filter((c) => c.body.includes(`ralph:parked GH-${PARKED} ${intent.id} -->`)).length;
+    expect(told === 1, `GH-${PARKED}'s park ${intent.id} was told ${told} times`);
+  }
+  expect(
+    parks.length === parkIntents.length,
+    `GH-${PARKED} has ${parks.length} park comments for ${parkIntents.length} parks`,
+  );
   const stray = p.github.comments.filter((c) => c.issue === PARKED && c.body.startsWith('ralph verified'));
   expect(stray.length === 0, `GH-${PARKED} has a "passed" comment`);
 
@@ -82,12 +98,7 @@ export async function checkOutbox(p: OutboxProject, final: CliResult): Promise<s
   }
   for (const [key, n] of heard) expect(n === 1, `the webhook heard ${key} under ${n} delivery ids`);
 
-  const outbox = JSON.parse(
-    await readFile(join(repo.dir, RUN_DIR, 'outbox.json'), 'utf8').catch(() => '{"intents":[]}'),
-  ) as {
-    intents: { id: string; done: boolean }[];
-  };
-  const owed = outbox.intents.filter((i) => !i.done);
+  const owed = outboxFile.intents.filter((i) => !i.done);
   expect(owed.length === 0, `the outbox still owes ${owed.length} effects after the last run`);
   return violations;
 }
