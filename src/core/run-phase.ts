@@ -20,9 +20,6 @@ export type RunPhase =
   | 'needs-human'
   | 'invalid';
 
-/** The phases of a run that ended as it meant to. */
-export const FINISHED_PHASES: ReadonlySet<RunPhase> = new Set(['complete', 'stopped']);
-
 export interface PhaseFacts {
   /** The run's lock is held by a live process. */
   live: boolean;
