@@ -116,9 +116,10 @@ export function githubWriteBack(options: GithubWriteBackOptions): EventFollower 
   };
 
   /**
-   * What a killed run owed and never recorded: a story whose pass is on the
-   * branch but whose issue was never told (killed between the landing and
-   * its event). Stories already labelled done were told by an earlier run.
+   * What a killed run owed and never recorded: a park the state holds with
+   * no intent for it, and a story whose pass is on the branch but whose
+   * issue was never told (killed between the landing and its event).
+   * Stories already labelled done were told by an earlier run.
    */
   const reconcile = async (): Promise<void> => {
     const on = await branchNow();
@@ -132,6 +133,13 @@ export function githubWriteBack(options: GithubWriteBackOptions): EventFollower 
         ),
     );
     const state = await readRunState(runFiles(options.runDir).state).catch(() => null);
+    // A park saved in the state whose intent a kill cut short (inside the outbox's own write).
+    for (const [storyId, record] of Object.entries(state?.stories ?? {})) {
+      const issue = issueNumberOf(storyId);
+      if (issue === null || !record.parked || toldPark(storyId, record.attempts)) continue;
+      const reason = record.lastFailure?.reason ?? 'its attempts were used up';
+      owe({ type: 'parked', issue, storyId, attempts: record.attempts, reason }, new Date().toISOString());
+    }
     for (const issue of await api.openIssues(options.label)) {
       const storyId = `GH-${issue.number}`;
       if (!landed.has(storyId) || owed.has(storyId) || issue.labels.includes(RALPH_LABELS.done)) continue;
@@ -150,6 +158,17 @@ export function githubWriteBack(options: GithubWriteBackOptions): EventFollower 
       );
     }
   };
+
+  const toldPark = (storyId: string, attempts: number): boolean =>
+    outbox
+      .all()
+      .some(
+        (i) =>
+          i.owed.kind === 'github' &&
+          i.owed.effect.type === 'parked' &&
+          i.owed.effect.storyId === storyId &&
+          i.owed.effect.attempts === attempts,
+      );
 
   const follow = (event: RunEventRecord): void => {
     switch (event.type) {
