@@ -59,6 +59,17 @@ describe('resolveTarget by PRD name', () => {
     expect(text(error)).toContain(path.join(root, '.ralph/prds/missing/prd.md'));
     expect(text(error)).toContain(path.join(root, '.ralph/prds/missing/prd.json'));
     expect(text(error)).toContain('other');
+    expect(text(error)).not.toContain('Did you mean');
+  });
+
+  it('says which PRD a mistyped name probably meant', async () => {
+    await write('.ralph/prds/example/prd.md');
+    await write('.ralph/prds/billing/prd.md');
+    const error = await usageError(resolveTarget(root, 'exmaple', { cwd: root }));
+    expect(error.details[0]).toBe('Did you mean "example"?');
+    expect(text(await usageError(resolveTarget(root, 'biling', { cwd: root })))).toContain(
+      'Did you mean "billing"?',
+    );
   });
 });
 

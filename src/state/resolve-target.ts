@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { closestKey } from '../core/closest-name.js';
 import { UsageError } from '../core/errors.js';
 import type { TaskFormat } from '../core/types.js';
 import { isMissing, statOrNull } from './fs-util.js';
@@ -56,9 +57,12 @@ export async function resolveTarget(
     const p = prdPaths(root, target);
     lookedFor.unshift(p.md, p.json);
   }
+  const names = await listPrdNames(root);
+  const guess = closestKey(target, names);
   throw new UsageError(`No PRD found for ${JSON.stringify(target)}.`, [
+    ...(guess !== undefined ? [`Did you mean ${JSON.stringify(guess)}?`] : []),
     `Looked for: ${lookedFor.join(', ')}.`,
-    ...(await availableHint(root)),
+    ...availableHint(root, names),
   ]);
 }
 
@@ -212,7 +216,6 @@ async function hasEpicFolders(dir: string): Promise<boolean> {
   return entries.some((e) => e.isDirectory() && /^epic-\d+/.test(e.name));
 }
 
-async function availableHint(root: string): Promise<string[]> {
-  const names = await listPrdNames(root);
+function availableHint(root: string, names: readonly string[]): string[] {
   return names.length > 0 ? [`PRDs in ${prdsDir(root)}: ${names.join(', ')}.`] : [];
 }
