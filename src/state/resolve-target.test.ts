@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -95,9 +96,17 @@ describe('resolveTarget without a target', () => {
   });
 
   it('says where it looked when there is none', async () => {
+    execFileSync('git', ['init', '-q'], { cwd: root });
     const error = await usageError(resolveTarget(root));
     expect(text(error)).toContain(path.join(root, '.ralph/prds'));
-    expect(text(error)).toContain('ralph init');
+    expect(text(error)).toContain('Create one with `ralph init`');
+  });
+
+  it('outside a git repository, says to make one first rather than send to `ralph init`, which needs it', async () => {
+    const error = await usageError(resolveTarget(root));
+    expect(text(error)).not.toContain('Create one with `ralph init`');
+    expect(text(error)).toContain('is not inside a git repository');
+    expect(text(error)).toContain('`git init` and make a first commit, then `ralph init`');
   });
 });
 

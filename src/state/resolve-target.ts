@@ -13,6 +13,7 @@ import {
   runDir,
   sanitizeName,
 } from './layout.js';
+import { locateProject } from './project-root.js';
 
 export interface ResolvedTarget {
   /** The PRD name, or a name derived from the file; names the run folder. */
@@ -113,7 +114,9 @@ async function resolveDefault(root: string): Promise<ResolvedTarget> {
     const p = prdPaths(root, DEFAULT_PRD);
     throw new UsageError('No PRD found.', [
       `Looked in ${prdsDir(root)} for a folder with a prd.md or prd.json (none there, and no ${p.md} or ${p.json}).`,
-      'Create one with `ralph init` or `ralph new`, or pass a path to a prd.json, prd.md or spec directory.',
+      (await locateProject(root)).inGit
+        ? 'Create one with `ralph init` or `ralph new`, or pass a path to a prd.json, prd.md or spec directory.'
+        : `${root} is not inside a git repository, which ralph needs (each story's work is a commit): \`git init\` and make a first commit, then \`ralph init\`.`,
     ]);
   }
   throw new UsageError(`Several PRDs and none named ${DEFAULT_PRD}; say which one to use.`, [
