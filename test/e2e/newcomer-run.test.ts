@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLoopProject, type LoopProject, prdMd } from '../support/loop-project.js';
+import { runRalph } from '../support/ralph-cli.js';
 import { implement } from '../support/story-script.js';
 
 let project: LoopProject | undefined;
@@ -45,6 +46,17 @@ describe('a newcomer’s first run', () => {
     );
     expect(result.stdout).not.toContain('running 12 tests');
     expect(result.stdout).toMatch(/✗ US-001 parked after 1 attempt/);
+
+    // status says why it was parked and how to try again.
+    const status = await runRalph(['status', 'demo'], { cwd: project.repo.dir });
+    expect(status.stdout).toContain(
+      [
+        '  ✗ US-001  Add greeting  (1 attempt)',
+        '      parked: The check `sh gate.sh` exited with code 1.',
+        "      the gate's last line: FAIL greet.test: expected 'hello' got 'hullo'",
+        '      retry: `ralph run demo` gives parked stories a fresh set of attempts',
+      ].join('\n'),
+    );
   }, 180_000);
 
   it('refuses a story heading without its space with its line, before any agent runs', async () => {

@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { ExitCode } from '../../core/errors.js';
 import { describeForecast, storiesLeft } from '../../core/forecast.js';
 import { formatUsd } from '../../core/money.js';
+import { parkedNote } from '../../core/parked-note.js';
 import { selectNextStory } from '../../core/select.js';
 import type { Story } from '../../core/types.js';
 import { parallelActivity } from '../../parallel/activity.js';
@@ -104,6 +105,10 @@ export async function statusCommand(
     out.push(`  ${statusMark(s.status, parked.has(s.id), waiting)} ${s.id}  ${s.title}${extra}`);
     const question = asked.latest.get(s.id);
     if (question && s.status !== 'done') out.push(...questionLines(question));
+    if (parked.has(s.id) && s.status !== 'done' && !waiting) {
+      const note = parkedNote(run?.stories[s.id]?.lastFailure, target ? `ralph run ${target}` : 'ralph run');
+      out.push(...note.map((line) => `      ${line}`));
+    }
   }
   out.push(`${done}/${ctx.prd.stories.length} done · next: ${next ? `${next.id} ${next.title}` : 'none'}`);
   if (forecast) out.push(`forecast: ${describeForecast(forecast)}`);
