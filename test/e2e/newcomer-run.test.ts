@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLoopProject, type LoopProject, prdMd } from '../support/loop-project.js';
-import { runRalph } from '../support/ralph-cli.js';
+import { RALPH_BIN, runProgram, runRalph } from '../support/ralph-cli.js';
 import { implement } from '../support/story-script.js';
 
 let project: LoopProject | undefined;
@@ -57,6 +57,32 @@ describe('a newcomer’s first run', () => {
         '      retry: `ralph run demo` gives parked stories a fresh set of attempts',
       ].join('\n'),
     );
+  }, 180_000);
+
+  it('piped into `head`, the run goes on to the end and its ralph.log keeps every line', async () => {
+    project = await createLoopProject(
+      {
+        '.ralph/config.yaml': 'checks:\n  - "sh -c \'sleep 0.3; seq 1 20000\'"\n',
+        '.ralph/prds/demo/prd.md': prdMd([
+          { id: 'US-001', title: 'Add greeting' },
+          { id: 'US-002', title: 'Add farewell' },
+        ]),
+      },
+      {
+        'US-001': [implement('US-001', 'Add greeting', 'greet.txt', 'hello\n')],
+        'US-002': [implement('US-002', 'Add farewell', 'bye.txt', 'bye\n')],
+      },
+    );
+    const piped = await runProgram(
+      'sh',
+      ['-c', `"${process.execPath}" "${RALPH_BIN}" run demo --headless -v | head -n 2; echo "ralph exit $?"`],
+      { cwd: project.repo.dir, env: { ...project.claude.env, RALPH_AGENT_PATH: project.claude.binaryPath } },
+    );
+    expect(piped.stdout.split('\n').filter((l) => l.startsWith('['))).toHaveLength(2);
+    const branch = await project.repo.git('log', '--format=%s', 'ralph/demo');
+    expect(branch).toContain('feat: US-002 - Add farewell');
+    const log = await project.read('.ralph/runs/demo/ralph.log');
+    expect(log).toMatch(/all stories passed — 2\/2 passed/);
   }, 180_000);
 
   it('refuses a story heading without its space with its line, before any agent runs', async () => {
