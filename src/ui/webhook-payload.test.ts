@@ -39,7 +39,12 @@ describe('webhook notifications', () => {
       inputTokens: 1,
       outputTokens: 1,
     });
-    const parked: RunEvent = { type: 'story-parked', storyId: 'US-001', attempts: 2, reason: 'checks failed' };
+    const parked: RunEvent = {
+      type: 'story-parked',
+      storyId: 'US-001',
+      attempts: 2,
+      reason: 'checks failed',
+    };
     const [note] = notify([{ ...started, costUsd: 0 }, usage(0.024), usage(0.024), usage(0.024), parked]);
     expect(0.024 + 0.024 + 0.024).not.toBe(0.072);
     expect(note?.costUsd).toBe(0.072);

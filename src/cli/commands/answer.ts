@@ -44,7 +44,8 @@ interface RunFolder {
 
 /** Whether a word names a run (its folder, a PRD of that name) or a task file, rather than a question id. */
 function namesRun(root: string, word: string): boolean {
-  if (isValidPrdName(word) && (existsSync(runDir(root, word)) || existsSync(prdPaths(root, word).dir))) return true;
+  if (isValidPrdName(word) && (existsSync(runDir(root, word)) || existsSync(prdPaths(root, word).dir)))
+    return true;
   return existsSync(path.resolve(word));
 }
 
