@@ -39,7 +39,7 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
   switch (event.type) {
     case 'run-started':
       if (event.goal) return describeGoalStart(event, event.goal);
-      return `${event.resumed ? 'resuming' : 'starting'} ${event.name} (${event.project}): ${event.remaining} stor${event.remaining === 1 ? 'y' : 'ies'} left, agent ${event.agent}${sandboxNote(event)}, up to ${plural(event.maxIterations, 'iteration')}`;
+      return `${event.resumed ? 'resuming' : 'starting'} ${event.name} (${event.project}): ${event.remaining} stor${event.remaining === 1 ? 'y' : 'ies'} left, agent ${event.agent}${sandboxNote(event)}, ${iterationLimit(event)}`;
     case 'lock-taken-over':
       return describeTakeover(event);
     case 'recovered':
@@ -129,7 +129,7 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
     case 'run-finished':
       if (event.goal) return describeGoalFinish(event, event.goal);
       return [
-        `${event.message} — ${event.passed}/${event.total} passed, ${plural(event.iterations, 'iteration')}, ${money(event.costUsd)}${event.parked.length ? `, parked: ${event.parked.join(', ')}` : ''} (exit ${event.exitCode})`,
+        `${event.message} — ${event.passed}/${event.total} passed, ${iterationCount(event)}, ${money(event.costUsd)}${event.parked.length ? `, parked: ${event.parked.join(', ')}` : ''} (exit ${event.exitCode})`,
         ...questionLines(event.questions ?? []),
       ].join('\n');
     case 'goal-result':
@@ -197,6 +197,22 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
     case 'pr-failed':
       return `no pull request: ${event.message}`;
   }
+}
+
+/**
+ * The limit in the numbers the iteration lines use (`iteration 3/11`): on a
+ * resumed run the numbers go on from the earlier sessions'.
+ */
+function iterationLimit(event: EventOf<'run-started'>): string {
+  if (event.lastIteration === undefined) return `up to ${plural(event.maxIterations, 'iteration')}`;
+  return `up to iteration ${event.lastIteration} (${event.maxIterations} this session)`;
+}
+
+/** This session's iterations, and every session's when they differ (as `ralph status` counts, beside the run's whole cost). */
+function iterationCount(event: EventOf<'run-finished'>): string {
+  const all = event.iterationsInAll;
+  const here = plural(event.iterations, 'iteration');
+  return all === undefined || all === event.iterations ? here : `${here} this session, ${all} in all`;
 }
 
 /** How many of a failed gate's last lines the default output shows. */
