@@ -151,7 +151,7 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
     case 'agent-unusable':
       return `✗ ${event.agent}: ${firstLine(event.message)}; ${event.fix}`;
     case 'question-asked':
-      return `? ${event.storyId ?? 'the run'} asks (${event.questionId}): ${firstLine(event.question.trim())}`;
+      return `? ${event.storyId ?? 'the run'} asks${event.questionId === event.storyId ? '' : ` (${event.questionId})`}: ${firstLine(event.question.trim())}`;
     case 'question-answered':
       return `  answered ${event.questionId}: ${firstLine(event.answer.trim())}`;
     case 'webhook-failed':
