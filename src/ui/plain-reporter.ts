@@ -49,7 +49,7 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
     case 'iteration-started':
       if (event.mode !== undefined)
         return `iteration ${event.iteration}/${event.maxIterations}: ${event.mode}${event.step ? ` ${event.step.id}: ${firstLine(event.step.prompt.trim())}` : ''}`;
-      return `iteration ${event.iteration}/${event.lastIteration ?? event.maxIterations}: ${event.storyId} ${visibleLine(event.title)} (attempt ${event.attempt}/${event.maxAttempts})`;
+      return `iteration ${event.iteration}/${event.lastIteration ?? event.maxIterations}: ${event.storyId} ${visibleLine(event.title ?? '')} (attempt ${event.attempt}/${event.maxAttempts})`;
     case 'agent-event':
       return describeAgentEvent(event.event, verbose);
     case 'agent-exited':
