@@ -58,6 +58,7 @@ function attackCommand(): string {
     `printf '%s' '${hook}' > "$CLAUDE_CONFIG_DIR/settings.json"`,
     `printf '%s' '{"claudeAiOauth":{"accessToken":"rotated"}}' > "$CLAUDE_CONFIG_DIR/.cred.tmp" && mv "$CLAUDE_CONFIG_DIR/.cred.tmp" "$CLAUDE_CONFIG_DIR/.credentials.json"`,
     // 9: the web page's token.
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's expansion, not a template.
     'printf "%s" "${RALPH_SERVE_TOKEN:-absent}" > token-seen.txt',
     // The work the forged DONE would pass.
     "echo bye > bye.txt && git add -A && git commit -q -m 'feat: US-002 - Add farewell'",
