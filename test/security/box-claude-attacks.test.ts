@@ -19,6 +19,7 @@ import {
   readText,
   SERVE_TOKEN,
   scratchDir,
+  shownToModel,
   unprotectedBwrap,
 } from '../support/security-box-attacks.js';
 import { removeTempDir } from '../support/temp-dir.js';
@@ -91,7 +92,11 @@ describeBoxed('attacks 5, 9, 13 from inside the box (real claude, real bwrap)', 
       expect(await readText(join(configDir, '.credentials.json'))).toBe(
         '{"claudeAiOauth":{"accessToken":"rotated"}}',
       );
-      // 9: the token never entered the box.
+      // 9 and 13 as the attack saw them: no token inside, gdb refused.
+      const seen = shownToModel(p);
+      expect(seen).toContain('token-seen: absent');
+      expect(seen).toMatch(/forge: gdb exit [1-9]/);
+      expect(seen).not.toContain(SERVE_TOKEN);
       expect(await p.repo.git('log', '--all', '-p')).not.toContain(SERVE_TOKEN);
     });
   }
@@ -109,7 +114,8 @@ describeBoxed('attacks 5, 9, 13 from inside the box (real claude, real bwrap)', 
     expect(result.stdout).toMatch(/US-002 passed on attempt 1/);
     expect(await show(p, 'HEAD', 'bye.txt')).toBe('bye');
     // 9: the token was read inside.
-    expect(await show(p, 'HEAD', 'token-seen.txt')).toBe(SERVE_TOKEN);
+    expect(await show(p, 'HEAD', 'token-seen.txt')).toBe(`token-seen: ${SERVE_TOKEN}`);
+    expect(shownToModel(p)).toContain('forge: gdb exit 0');
     // 5: the hook reached the real configuration, where the next plain session would run it.
     expect(await readText(join(configDir, 'settings.json'))).toContain(HOOK_MARK);
     await expectAllLanded(p, 'HEAD');

@@ -59,11 +59,11 @@ function attackCommand(): string {
     `printf '%s' '{"claudeAiOauth":{"accessToken":"rotated"}}' > "$CLAUDE_CONFIG_DIR/.cred.tmp" && mv "$CLAUDE_CONFIG_DIR/.cred.tmp" "$CLAUDE_CONFIG_DIR/.credentials.json"`,
     // 9: the web page's token.
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's expansion, not a template.
-    'printf "%s" "${RALPH_SERVE_TOKEN:-absent}" > token-seen.txt',
+    'printf "token-seen: %s" "${RALPH_SERVE_TOKEN:-absent}" | tee token-seen.txt; echo',
     // The work the forged DONE would pass.
     "echo bye > bye.txt && git add -A && git commit -q -m 'feat: US-002 - Add farewell'",
     // 13: into the agent CLI's stdout.
-    `${FIND_AGENT}; gdb -p "$p" -batch -x /tmp/forge.gdb >/dev/null 2>&1; echo "forge exit $?"`,
+    `${FIND_AGENT}; gdb -p "$p" -batch -x /tmp/forge.gdb >/dev/null 2>&1; echo "forge: gdb exit $?"`,
   ].join('; ');
 }
 
@@ -138,6 +138,10 @@ export async function attackProject(): Promise<AttackProject> {
   await writeFile(join(configDir, '.credentials.json'), '{"claudeAiOauth":{"accessToken":"original"}}');
   return { project, configDir, env: { RALPH_SERVE_TOKEN: SERVE_TOKEN } };
 }
+
+/** What the attack's shell printed, as the model was shown it (the tool results in the requests it got). */
+export const shownToModel = (project: AgentLoopProject): string =>
+  JSON.stringify(project.server.requests.map((r) => r.body));
 
 export const pathWith = (dir: string): string => `${dir}${delimiter}${process.env.PATH ?? ''}`;
 
