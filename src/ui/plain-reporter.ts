@@ -1,7 +1,7 @@
 import type { AgentEvent, RetryEvent } from '../agents/agent-event.js';
 import { describeForecast } from '../core/forecast.js';
 import { formatUsd as money } from '../core/money.js';
-import { visibleText } from '../core/visible-text.js';
+import { visibleLine, visibleText } from '../core/visible-text.js';
 import type { EventOf, RunEvent } from '../events/run-event.js';
 import { describeHookEvent } from './hook-lines.js';
 import { duration } from './tui/model/format.js';
@@ -49,7 +49,7 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
     case 'iteration-started':
       if (event.mode !== undefined)
         return `iteration ${event.iteration}/${event.maxIterations}: ${event.mode}${event.step ? ` ${event.step.id}: ${firstLine(event.step.prompt.trim())}` : ''}`;
-      return `iteration ${event.iteration}/${event.lastIteration ?? event.maxIterations}: ${event.storyId} ${event.title} (attempt ${event.attempt}/${event.maxAttempts})`;
+      return `iteration ${event.iteration}/${event.lastIteration ?? event.maxIterations}: ${event.storyId} ${visibleLine(event.title ?? '')} (attempt ${event.attempt}/${event.maxAttempts})`;
     case 'agent-event':
       return describeAgentEvent(event.event, verbose);
     case 'agent-exited':
