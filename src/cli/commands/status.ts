@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { ExitCode } from '../../core/errors.js';
 import { describeForecast, storiesLeft } from '../../core/forecast.js';
 import { formatUsd } from '../../core/money.js';
+import { parkedNote } from '../../core/parked-note.js';
 import { selectNextStory } from '../../core/select.js';
 import type { Story } from '../../core/types.js';
 import { visibleLine } from '../../core/visible-text.js';
@@ -105,6 +106,10 @@ export async function statusCommand(
     out.push(`  ${statusMark(s.status, parked.has(s.id), waiting)} ${s.id}  ${visibleLine(s.title)}${extra}`);
     const question = asked.latest.get(s.id);
     if (question && s.status !== 'done') out.push(...questionLines(question));
+    if (parked.has(s.id) && s.status !== 'done' && !waiting) {
+      const note = parkedNote(run?.stories[s.id]?.lastFailure, target ? `ralph run ${target}` : 'ralph run');
+      out.push(...note.map((line) => `      ${line}`));
+    }
   }
   out.push(
     `${done}/${ctx.prd.stories.length} done · next: ${next ? `${next.id} ${visibleLine(next.title)}` : 'none'}`,
