@@ -21,7 +21,7 @@ const session = createFakeSession({
   diffs: { 'US-001': 'diff --git a/greet.txt b/greet.txt\n-removed line\n+added line\n' },
 });
 
-const { code } = await runTui(session);
+const { code } = await runTui(session, { stdin: process.stdin, stdout: process.stdout });
 process.stdout.write(
   `\nTUI-EXIT ${code} CALLS ${JSON.stringify(session.calls.filter((c) => !c.startsWith('reload')))}\n`,
 );
