@@ -4,7 +4,7 @@
  * test/tui/fake-session.ts transpiled by the test.
  */
 import { pathToFileURL } from 'node:url';
-import { runTui } from '../../dist/ui/tui/index.js';
+import { runTui } from '../../dist/ui/tui/run-tui.js';
 
 const [modulePath, stepArg] = process.argv.slice(2);
 const { createFakeSession, happyRun, prdSummary } = await import(pathToFileURL(modulePath).href);

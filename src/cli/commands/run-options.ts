@@ -2,7 +2,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { checkWebhookUrl } from '../../core/notification.js';
 import { PROVIDERS } from '../../state/providers.js';
 
-export type { RunOptions, WorkspaceFlags } from '../../app/command-options.js';
+export type { RunOptions } from '../../app/command-options.js';
 
 const positiveInt = (value: string): number => {
   const n = Number(value);
