@@ -106,6 +106,7 @@ describe('the import rules of src/', () => {
       ['src/run/tui.tsx', "import { Box } from 'ink';\nexport const a = Box;"],
       ['src/sequential/view.tsx', "import React from 'react';\nexport const b = React;"],
       ['src/parallel/jsx.ts', "export { jsx } from 'react/jsx-runtime';"],
+      ['src/goal/view.tsx', 'export const w = <b>{1}</b>;'],
       ['src/goal/out.ts', "const out = process.stdout;\nexport const c = () => out.write('x');"],
       ['src/goal/log.ts', "export const d = () => console['log']('x');"],
       ['src/run/exit.ts', 'const { exit } = process;\nexport const e = () => exit(1);'],
@@ -132,6 +133,7 @@ describe('the import rules of src/', () => {
     for (const [p] of planted) expect(rulesOf(p), p).not.toEqual([]);
     expect(rulesOf('src/run/tui.tsx')).toEqual(['package']);
     expect(rulesOf('src/sequential/view.tsx')).toEqual(['package']);
+    expect(rulesOf('src/goal/view.tsx')).toEqual(['package']);
     expect(rulesOf('src/goal/out.ts')).toEqual(['prints-or-exits']);
     expect(rulesOf('src/goal/log.ts')).toEqual(['prints-or-exits']);
     expect(rulesOf('src/run/exit.ts')).toEqual(['prints-or-exits']);

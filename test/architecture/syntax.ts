@@ -54,7 +54,10 @@ function walk(node: ts.Node, visit: (node: ts.Node) => void): void {
   ts.forEachChild(node, (child) => walk(child, visit));
 }
 
-/** Static imports and re-exports, `import x = require()`, `import()`, `require()` and `import('…')` types. */
+/**
+ * Static imports and re-exports, `import x = require()`, `import()`, `require()` and `import('…')` types;
+ * and JSX, which the compiler turns into an import of `react/jsx-runtime` (`"jsx": "react-jsx"`).
+ */
 export function moduleReferences(sf: ts.SourceFile): ModuleReference[] {
   const found: ModuleReference[] = [];
   const constant = (node: ts.Expression, names: string[] = [], locals: string[] = []) =>
@@ -71,10 +74,22 @@ export function moduleReferences(sf: ts.SourceFile): ModuleReference[] {
       const [argument] = node.arguments;
       if (argument) constant(argument);
       else found.push({ specifier: undefined, prefix: '', names: [], locals: [], where: whereOf(node) });
-    }
+    } else if (isJsx(node) && !ts.isJsxElement(node.parent) && !ts.isJsxFragment(node.parent))
+      found.push({
+        specifier: JSX_RUNTIME,
+        prefix: JSX_RUNTIME,
+        names: [],
+        locals: [],
+        where: whereOf(node),
+      });
   });
   return found;
 }
+
+const JSX_RUNTIME = 'react/jsx-runtime';
+
+const isJsx = (node: ts.Node): boolean =>
+  ts.isJsxElement(node) || ts.isJsxSelfClosingElement(node) || ts.isJsxFragment(node);
 
 const isModuleCall = (call: ts.CallExpression): boolean =>
   call.expression.kind === ts.SyntaxKind.ImportKeyword ||
