@@ -339,3 +339,43 @@ export function tuiReadJson(text: string): TuiJsonRead {
     })),
   };
 }
+
+/**
+ * ralphetamine's run order for a `.ralph/stories.txt` (lib/stories.sh and
+ * lib/parallel.sh at the commit named in test/fixtures/peers/README.md):
+ * the stories with no `# [batch:N]` above them run first, one at a time;
+ * then each batch number in the order it first appears, all of its members
+ * (wherever in the file) together, `[batch:0]` one at a time. `x ` lines and
+ * other comments are not stories.
+ */
+export interface RalphetamineGroup {
+  /** `undefined` for the stories above the first batch marker. */
+  batch: string | undefined;
+  sequential: boolean;
+  ids: string[];
+}
+
+const RALPHETAMINE_BATCH = /^[ \t]*#[ \t]*\[batch:([0-9]+(\.[0-9]+)*)\]/;
+
+export function ralphetamineGroups(text: string): RalphetamineGroup[] {
+  const unbatched: string[] = [];
+  const batches = new Map<string, string[]>();
+  let current: string | undefined;
+  for (const line of text.split('\n')) {
+    const mark = RALPHETAMINE_BATCH.exec(line);
+    if (mark) {
+      current = mark[1] ?? '';
+      if (!batches.has(current)) batches.set(current, []);
+      continue;
+    }
+    if (line === '' || /^[ \t]*#/.test(line) || /^[ \t]*x[ \t]/.test(line)) continue;
+    const id = (line.split('|')[0] ?? '').trim();
+    if (id === '') continue;
+    if (current === undefined) unbatched.push(id);
+    else batches.get(current)?.push(id);
+  }
+  return [
+    ...(unbatched.length > 0 ? [{ batch: undefined, sequential: true, ids: unbatched }] : []),
+    ...[...batches].map(([batch, ids]) => ({ batch, sequential: batch === '0', ids })),
+  ].filter((g) => g.ids.length > 0);
+}
