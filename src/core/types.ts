@@ -84,6 +84,8 @@ export interface PrdSection {
   markdown: string;
   /** The story this text comes right before; none: after the last story. */
   beforeStory?: string;
+  /** Text above the prd.md's `# Title` (ralph-tui's `[PRD]` line), written back there. */
+  beforeTitle?: true;
 }
 
 export const isPassed = (story: Story): boolean => story.status === 'done';

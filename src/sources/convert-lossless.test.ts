@@ -7,6 +7,7 @@
  * made in the prd.md wins over what the prd.json said.
  */
 import { describe, expect, it } from 'vitest';
+import { peerFile } from '../../test/support/peer-fixtures.js';
 import { chiefReadMd } from '../../test/support/peer-readers.js';
 import type { Prd } from '../core/types.js';
 import { prdToJson, prdToMarkdown } from './convert.js';
@@ -120,5 +121,29 @@ describe('json -> md -> json keeps every field as it was', () => {
     expect(back.userStories[0]).toEqual(stories[0]);
     expect(back.userStories[1].title).toBe('Second, renamed');
     expect(back.name).toBe('Simulation');
+  });
+});
+
+describe("text above the title: ralph-tui's [PRD] ... [/PRD] wrapper", () => {
+  const skill = peerFile('ralph-tui/skills/ralph-tui-prd/SKILL.md');
+  const start = skill.indexOf('[PRD]\n# PRD: Dark Mode');
+  const wrapped = skill.slice(start, skill.indexOf('[/PRD]', start) + '[/PRD]'.length);
+
+  it('md -> json -> md keeps [PRD] above the title and [/PRD] after the last story, in no story', () => {
+    const prd = prdOf(parsePrdMd(wrapped, 'prd.md'));
+    expect(prd.stories.map((s) => s.description).join('\n')).not.toContain('[/PRD]');
+    const json = prdToJson(prd);
+    expect(JSON.parse(json).description).not.toBe('[PRD]');
+    const back = prdToMarkdown(prdOf(parsePrdJson(json, 'prd.json')));
+    const lines = back.trimEnd().split('\n');
+    expect(lines[0]).toBe('[PRD]');
+    expect(lines.find((l) => l.startsWith('# '))).toBe('# Dark Mode for Ralph TUI');
+    expect(lines.indexOf('# Dark Mode for Ralph TUI')).toBeLessThan(4);
+    expect(lines[lines.length - 1]).toBe('[/PRD]');
+    const again = prdOf(parsePrdMd(back, 'prd.md'));
+    expect(again.stories.map((s) => [s.id, s.description])).toEqual(
+      prd.stories.map((s) => [s.id, s.description]),
+    );
+    expect(prdToMarkdown(again)).toBe(back);
   });
 });

@@ -92,8 +92,10 @@ export function prdToMarkdown(prd: Prd): string {
 }
 
 function markdownOf(prd: Prd, originals?: JsonOriginals): string {
-  const out: string[] = [`# ${prd.project}`, ''];
-  const sections = prd.sections ?? [];
+  // Text above the title (ralph-tui's `[PRD]`) stays above it.
+  const above = (prd.sections ?? []).filter((s) => s.beforeTitle).flatMap((s) => [s.markdown, '']);
+  const out: string[] = [...above, `# ${prd.project}`, ''];
+  const sections = (prd.sections ?? []).filter((s) => !s.beforeTitle);
   const description = prd.description?.trim();
   // A description read from an Overview section is written there, not twice.
   if (description && !sections.some((s) => s.markdown.includes(description))) out.push(description, '');
