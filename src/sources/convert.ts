@@ -1,3 +1,4 @@
+import { boxesToBallots } from '../core/criteria-count.js';
 import type { JsonOriginals, Prd, Story } from '../core/types.js';
 import { fieldsCommentLines } from './fields-comment.js';
 import { originalStory, originalsToCarry, originalTop } from './json-originals.js';
@@ -39,7 +40,7 @@ function prdJsonObjects(prd: Prd): { top: Record<string, unknown>; stories: Reco
       id: story.id,
       title: story.title,
       description: story.description,
-      acceptanceCriteria: story.acceptanceCriteria,
+      acceptanceCriteria: story.acceptanceCriteria.map(boxesToBallots),
       ...(ownTicks(story) ? { acceptanceCriteriaChecked: story.checkedCriteria } : {}),
       priority: story.priority,
       passes: story.status === 'done',

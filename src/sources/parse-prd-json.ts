@@ -1,5 +1,6 @@
 import { getNodeValue, type Node } from 'jsonc-parser';
 import { z } from 'zod';
+import { ballotsToBoxes } from '../core/criteria-count.js';
 import type { Prd, SourceLocation, Story, StoryStatus } from '../core/types.js';
 import { formatPath, hasErrors, type ValidationIssue } from '../core/validation-issue.js';
 import { originalsOf } from './json-originals.js';
@@ -214,7 +215,7 @@ function toStory(
   index: number,
   location: SourceLocation,
 ): Story {
-  const criteria = story.acceptanceCriteria ?? [];
+  const criteria = (story.acceptanceCriteria ?? []).map(ballotsToBoxes);
   const ticks = story.acceptanceCriteriaChecked;
   return {
     id: story.id,

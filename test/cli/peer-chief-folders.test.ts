@@ -89,3 +89,45 @@ describe("Chief's .chief/prds/ layout", () => {
     expect((JSON.parse(status.stdout) as { project: string }).project).toBe('Mine');
   });
 });
+
+describe('boxes nested under a criterion (openapi-mocks, a real Chief prd.md)', () => {
+  const rel = 'wild/dabernathy89/openapi-mocks/.chief/prds/refactor-playwright-example/prd.md';
+  const chiefCount = (md: string): number =>
+    chiefReadMd(md).stories.reduce((n, s) => n + s.acceptanceCriteria.length, 0);
+
+  it('validate says how many criteria ralph reads, how many Chief counts, and why they differ', async () => {
+    const r = await repoWith({ 'prd.md': peerFile(rel) });
+    const validate = await runRalph(['validate', 'prd.md'], { cwd: r.dir });
+    expect(validate.exitCode).toBe(0);
+    const status = JSON.parse((await runRalph(['status', '--json', 'prd.md'], { cwd: r.dir })).stdout) as {
+      total: number;
+    };
+    expect(status.total).toBe(6);
+    const m =
+      /^ {2}(\d+) criteria; Chief counts (\d+): (\d+) boxes are nested under a criterion, part of that criterion here and a criterion of its own to Chief$/m.exec(
+        validate.stdout,
+      );
+    expect(Number(m?.[2])).toBe(chiefCount(peerFile(rel)));
+    expect(Number(m?.[1]) + Number(m?.[3])).toBe(Number(m?.[2]));
+    const json = JSON.parse((await runRalph(['validate', '--json', 'prd.md'], { cwd: r.dir })).stdout) as {
+      criteria: number;
+      chiefCriteria: number;
+    };
+    expect([json.criteria, json.chiefCriteria]).toEqual([Number(m?.[1]), chiefCount(peerFile(rel))]);
+  });
+
+  it('convert md -> json puts no box markup in a criterion, and json -> md gives Chief the same boxes', async () => {
+    const r = await repoWith({ 'prd.md': peerFile(rel) });
+    const toJson = await runRalph(['convert', 'prd.md', '--to', 'json', '-o', 'prd.json'], { cwd: r.dir });
+    expect(toJson.exitCode).toBe(0);
+    const json = JSON.parse(await readFile(join(r.dir, 'prd.json'), 'utf8')) as {
+      userStories: { acceptanceCriteria: string[] }[];
+    };
+    const criteria = json.userStories.flatMap((s) => s.acceptanceCriteria);
+    expect(criteria.filter((c) => /^\s*[-*+]\s+\[[ xX]\]/m.test(c))).toEqual([]);
+    expect(criteria.some((c) => c.includes('\n  - ☐ Test navigates'))).toBe(true);
+    const back = await runRalph(['convert', 'prd.json', '--to', 'md'], { cwd: r.dir });
+    expect(back.exitCode).toBe(0);
+    expect(chiefCount(back.stdout)).toBe(chiefCount(peerFile(rel)));
+  });
+});
