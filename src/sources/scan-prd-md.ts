@@ -231,6 +231,16 @@ export function scanPrdMd(text: string, file: string): PrdMdScan {
   // ralph-tui's `[PRD]` ... `[/PRD]` wrapper: its closing line ends the last story, it is not the story's text.
   close(wrapperClose(read, fenced, title?.index) ?? read.length);
 
+  read.forEach((line, index) => {
+    const squeezed = fenced[index] ? undefined : squeezedStoryHeading(line);
+    if (squeezed) {
+      issue(
+        index,
+        `"${shorten(line.trim())}" looks like a story heading but is not one (no space after the #): write it as "${shorten(squeezed)}"`,
+      );
+    }
+  });
+
   const known = new Set(scan.stories.map((s) => s.id));
   for (const { line, ids } of mentions) {
     const missing = ids.filter((id) => !known.has(id));
@@ -261,6 +271,17 @@ function wrapperClose(
   if (!opened) return undefined;
   for (let i = lines.length - 1; i > (titleLine ?? 0); i--) if (marker(i, '[/PRD]')) return i;
   return undefined;
+}
+
+/**
+ * `###US-004: Title`: without the space markdown reads a paragraph, and the
+ * line would fold into the story above it. The heading it was meant to be,
+ * when the text after the #s names a story id.
+ */
+function squeezedStoryHeading(line: string): string | undefined {
+  const match = /^ {0,3}(#{2,6})([^\s#].*)$/.exec(line);
+  if (!match?.[1] || !match[2]) return undefined;
+  return storyHeadingOf(match[2])?.kind === 'strong' ? `${match[1]} ${match[2].trim()}` : undefined;
 }
 
 /** Text that only frames the stories: blank lines, thematic breaks, the stories section's own heading. */
