@@ -63,8 +63,20 @@ export interface PrdPaths {
   progress: string;
 }
 
-export function prdPaths(root: string, name: string): PrdPaths {
-  const dir = path.join(prdsDir(root), validatePrdName(name));
+/**
+ * Chief's layout for the same thing: `.chief/prds/<name>/prd.md` (an older
+ * Chief's prd.json beside it), its progress.md in the same folder.
+ */
+export const chiefPrdsDir = (root: string): string => path.join(root, '.chief', 'prds');
+
+export const chiefPrdPaths = (root: string, name: string): PrdPaths =>
+  prdFolderPaths(path.join(chiefPrdsDir(root), validatePrdName(name)));
+
+export const prdPaths = (root: string, name: string): PrdPaths =>
+  prdFolderPaths(path.join(prdsDir(root), validatePrdName(name)));
+
+/** The files of a PRD folder: its prd.md or prd.json, and the progress file beside them. */
+function prdFolderPaths(dir: string): PrdPaths {
   return {
     dir,
     md: path.join(dir, 'prd.md'),
