@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { executeGoal } from '../app/execute-goal.js';
-import { webhookTargets } from '../app/webhooks.js';
+import { alertWishes, webhookTargets } from '../app/webhooks.js';
+import type { RunEventSink } from '../events/run-event.js';
 import type { GoalSpec } from '../goal/goal-spec.js';
 import { goalRunFiles, readGoalProgress } from '../goal/progress-file.js';
 import type { Config } from '../state/config.js';
@@ -13,7 +14,7 @@ import { openRunSinks } from './run-sinks.js';
 import { checkAgentFor } from './tui-agent-check.js';
 import { git, workInProgress } from './tui-diff.js';
 import { readGoalTabSummary } from './tui-goal-summary.js';
-import { ralphCommand, showTui } from './tui-session.js';
+import { FROM_TUI, ralphCommand, showTui } from './tui-session.js';
 import { saveSettings, settingsOf } from './tui-settings.js';
 
 /**
@@ -31,7 +32,8 @@ export async function runGoalInTui(
   let config = initialConfig;
   const { name } = spec;
   const listeners = new Set<(name: string, event: SessionEvent) => void>();
-  let running: { stop: AbortController; kill: AbortController; limit: number } | null = null;
+  let running: { stop: AbortController; kill: AbortController; limit: number; emit: RunEventSink } | null =
+    null;
   /** A limit set with `+`/`-` before the run starts: the start takes it. */
   let pendingLimit: number | undefined;
   const summary = (): Promise<PrdSummary> =>
@@ -55,14 +57,15 @@ export async function runGoalInTui(
       if (running !== null) return;
       const limit = pendingLimit ?? known.maxIterations;
       pendingLimit = undefined;
-      const handles = { stop: new AbortController(), kill: new AbortController(), limit };
-      running = handles;
       const log = openRunSinks(name, runDir(root, name), {
         ...(opts.log !== undefined ? { log: opts.log } : {}),
         screen: false,
         webhooks: webhookTargets(config, opts.notify),
+        alerts: () => alertWishes(config),
         listeners: [send],
       });
+      const handles = { stop: new AbortController(), kill: new AbortController(), limit, emit: log.emit };
+      running = handles;
       try {
         return await executeGoal(
           root,
@@ -74,7 +77,6 @@ export async function runGoalInTui(
             emit: log.emit,
             stop: handles.stop.signal,
             kill: handles.kill.signal,
-            warn: () => undefined,
           },
         );
       } finally {
@@ -85,13 +87,13 @@ export async function runGoalInTui(
     pause() {
       if (running === null || running.stop.signal.aborted) return;
       running.stop.abort();
-      send({ type: 'stop-requested', how: 'graceful' });
+      running.emit({ type: 'stop-requested', how: 'graceful', from: FROM_TUI });
     },
     stopNow() {
       if (running === null) return;
       running.stop.abort();
       running.kill.abort();
-      send({ type: 'stop-requested', how: 'immediate' });
+      running.emit({ type: 'stop-requested', how: 'immediate', from: FROM_TUI });
     },
     adjustMaxIterations(_name, delta) {
       // A running goal loop keeps the limit it started with; a change is for the next start.

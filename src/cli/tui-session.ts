@@ -6,7 +6,8 @@ import { setUpAgent } from '../agents/agent-setup.js';
 import { checkAgentLive } from '../agents/live-check.js';
 import { executeRun } from '../app/execute-run.js';
 import type { TaskContext } from '../app/task-context.js';
-import { webhookTargets } from '../app/webhooks.js';
+import { alertWishes, webhookTargets } from '../app/webhooks.js';
+import type { RunEventSink } from '../events/run-event.js';
 import type { LoopSteering } from '../run/run-context.js';
 import type { Config } from '../state/config.js';
 import { worktreeDir } from '../state/layout.js';
@@ -28,7 +29,12 @@ import { commandTarget, readPrdSummary } from './tui-summary.js';
 
 const execFileAsync = promisify(execFile);
 
+/** Who the run's log and webhooks say asked, when a run is paused or stopped with the TUI's keys. */
+export const FROM_TUI = 'TUI';
+
 interface Running {
+  /** The run's sinks: a Pause or Stop goes there like every other event, to its log, webhooks and the page. */
+  emit: RunEventSink;
   stop: AbortController;
   kill: AbortController;
   steering: LoopSteering;
@@ -124,6 +130,7 @@ export async function runInTui(
       const steered = pending.get(name);
       pending.delete(name);
       const handles: Running = {
+        emit: () => undefined,
         stop: new AbortController(),
         kill: new AbortController(),
         steering: { maxIterations: steered ?? before.maxIterations },
@@ -137,6 +144,8 @@ export async function runInTui(
         ...(opts.log !== undefined ? { log: opts.log } : {}),
         screen: false,
         webhooks: webhookTargets(config, opts.notify),
+        // Read at each run end: the settings screen may have changed them since the start.
+        alerts: () => alertWishes(config),
         listeners: [
           (event) => {
             if (event.type === 'story-passed' || event.type === 'attempt-failed') handles.finished++;
@@ -147,6 +156,7 @@ export async function runInTui(
           },
         ],
       });
+      handles.emit = log.emit;
       try {
         return await executeRun(target, config, opts, {
           promptTemplate,
@@ -154,7 +164,6 @@ export async function runInTui(
           stop: handles.stop.signal,
           kill: handles.kill.signal,
           steering: handles.steering,
-          warn: () => undefined,
         });
       } finally {
         running.delete(name);
@@ -165,7 +174,7 @@ export async function runInTui(
       const run = running.get(name);
       if (run && !run.stop.signal.aborted) {
         run.stop.abort();
-        send(name, { type: 'stop-requested', how: 'graceful' });
+        run.emit({ type: 'stop-requested', how: 'graceful', from: FROM_TUI });
       }
     },
     stopNow(name) {
@@ -173,7 +182,7 @@ export async function runInTui(
       if (!run) return;
       run.stop.abort();
       run.kill.abort();
-      send(name, { type: 'stop-requested', how: 'immediate' });
+      run.emit({ type: 'stop-requested', how: 'immediate', from: FROM_TUI });
     },
     adjustMaxIterations(name, delta) {
       const run = running.get(name);

@@ -1,13 +1,14 @@
 /**
- * Telling the user a run needs them: the terminal bell by default, and a
- * desktop notification through `notify-send` when the config asks for it.
+ * Telling the user a run needs them where they sit: the terminal bell, and a
+ * desktop notification through `notify-send`. A follower of the run's events
+ * like the webhooks, opened by `openEventSinks` for any run, so a headless
+ * run (the night shift) notifies as the TUI does.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { visibleText } from '../core/visible-text.js';
-import { finishOf } from './tui/model/goal-event.js';
-import type { SessionEvent } from './tui/session.js';
+import type { RunEvent, RunEventRecord } from '../events/run-event.js';
 
 export interface Notification {
   title: string;
@@ -20,23 +21,26 @@ export interface Notification {
  * A finished run, or one that stopped needing help, is worth a notification.
  * A stop the user asked for is not: they are at the keyboard.
  */
-export function notificationFor(name: string, event: SessionEvent): Notification | null {
-  const finished = finishOf(event);
-  if (finished === null || finished.reason === 'interrupted') return null;
-  const detail = finished.message;
-  if (finished.exitCode === 0) return { title: `ralph: ${name} complete`, body: detail, urgency: 'normal' };
+export function notificationFor(name: string, event: RunEvent): Notification | null {
+  if (event.type !== 'run-finished' || event.reason === 'interrupted') return null;
+  const detail = event.message;
+  if (event.exitCode === 0) return { title: `ralph: ${name} complete`, body: detail, urgency: 'normal' };
   return { title: `ralph: ${name} needs you`, body: detail, urgency: 'critical' };
 }
 
-export interface NotifierOptions {
+/** The bell and the desktop notification, each on or off (`notifications:` / `notify:` in the config). */
+export interface AlertWishes {
   bell: boolean;
   desktop: boolean;
-  /** Writes the bell character; the TUI passes its stdout. */
-  writeBell: (text: string) => void;
+}
+
+export interface NotifierOptions extends AlertWishes {
+  /** Writes the bell character where the user sees it; absent, there is no terminal to ring. */
+  writeBell?: (text: string) => void;
   /** Where to look for notify-send (default: $PATH). */
   searchPath?: string;
   /** Called with the notify-send process, for tests to wait on. */
-  onSpawn?: (child: ReturnType<typeof spawn>) => void;
+  onSpawn?: (child: ChildProcess) => void;
 }
 
 export function findOnPath(binary: string, searchPath = process.env.PATH ?? ''): string | null {
@@ -58,7 +62,7 @@ export type Notifier = (notification: Notification) => void;
 export function createNotifier(options: NotifierOptions): Notifier {
   const notifySend = options.desktop ? findOnPath('notify-send', options.searchPath) : null;
   return (notification) => {
-    if (options.bell) options.writeBell('\x07');
+    if (options.bell) options.writeBell?.('\x07');
     if (notifySend === null) return;
     // An argument array, never a shell: titles and bodies carry PRD names and agent text,
     // whose control characters are shown as symbols like everywhere else a person reads.
@@ -77,5 +81,50 @@ export function createNotifier(options: NotifierOptions): Notifier {
     });
     child.unref();
     options.onSpawn?.(child);
+  };
+}
+
+/** How long the end of a run waits for notify-send to have shown the last notification. */
+export const DESKTOP_DRAIN_MS = 5_000;
+
+export interface DesktopSinkOptions extends Omit<NotifierOptions, keyof AlertWishes> {
+  /** Asked at each notification: the TUI's settings screen may change them while a run goes on. */
+  wishes: () => AlertWishes;
+}
+
+/**
+ * The bell and desktop notifications as a follower of a run's events: a
+ * run's end rings and notifies; `settled` waits (boundedly) for the
+ * notify-send processes started, so a headless run does not exit under them.
+ */
+export function desktopSink(options: DesktopSinkOptions): {
+  follow: (event: RunEventRecord) => void;
+  settled(): Promise<void>;
+} {
+  const running = new Set<Promise<void>>();
+  const track = (child: ChildProcess) => {
+    const exited = new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.once('error', () => resolve());
+    });
+    running.add(exited);
+    void exited.then(() => running.delete(exited));
+    options.onSpawn?.(child);
+  };
+  return {
+    follow: (event) => {
+      const notification = notificationFor(event.run, event);
+      if (notification === null) return;
+      createNotifier({ ...options, ...options.wishes(), onSpawn: track })(notification);
+    },
+    settled: async () => {
+      if (running.size === 0) return;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, DESKTOP_DRAIN_MS);
+      });
+      await Promise.race([Promise.all(running), timeout]);
+      clearTimeout(timer);
+    },
   };
 }

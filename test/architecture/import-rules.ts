@@ -22,6 +22,7 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'prd-writer': ['core', 'agents', 'git', 'run', 'sources', 'state'],
   sandbox: ['core', 'agents', 'git', 'state'],
   ui: ['core', 'agents', 'events', 'state'],
+  notify: ['core', 'events'],
   web: ['core', 'agents', 'app', 'events', 'git', 'goal', 'sources', 'state', 'ui'],
   app: [
     'core',
@@ -31,6 +32,7 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     'git',
     'github',
     'goal',
+    'notify',
     'parallel',
     'prd-writer',
     'run',
@@ -50,6 +52,7 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     'git',
     'github',
     'goal',
+    'notify',
     'parallel',
     'prd-writer',
     'run',
