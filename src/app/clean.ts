@@ -1,33 +1,37 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { ExitCode, RalphError, UsageError } from '../../core/errors.js';
-import { defaultBranch, deleteBranch, isMergedInto, ralphBranch } from '../../git/branches.js';
-import { currentBranch, statusPorcelain } from '../../git/index.js';
-import { pruneWorktrees, removeWorktree } from '../../git/worktree.js';
-import { worktreeExcludesForgetter } from '../../git/worktree-environment.js';
-import { findProjectRoot } from '../../state/project-root.js';
-import { print } from '../output.js';
-import { findWorkspaceTarget, refuseWhileRunning } from './merge.js';
+import { ExitCode, RalphError, UsageError } from '../core/errors.js';
+import { defaultBranch, deleteBranch, isMergedInto, ralphBranch } from '../git/branches.js';
+import { currentBranch, statusPorcelain } from '../git/index.js';
+import { pruneWorktrees, removeWorktree } from '../git/worktree.js';
+import { worktreeExcludesForgetter } from '../git/worktree-environment.js';
+import { findWorkspaceTarget, refuseWhileRunning } from './workspace-target.js';
 
-export interface CleanCommandOptions {
+export interface CleanOptions {
   /** Also delete the PRD's branch. */
   deleteBranch?: boolean;
   /** Discard uncommitted work in the worktree, and delete a branch that is not merged. */
   force?: boolean;
-  cwd?: string;
+}
+
+export interface CleanResult {
+  /** What became of the PRD's checkout; null when there was none. */
+  checkout: { done: 'removed-worktree' | 'forgot-worktree' | 'deleted-folder'; path: string } | null;
+  /** The PRD's branch, deleted or kept; null when it has none. */
+  branch: { name: string; deleted: boolean } | null;
 }
 
 /**
- * `ralph clean [name]`: removes the PRD's worktree (and with
- * `--delete-branch` its branch). Refuses, changing nothing (exit 2), when that
- * would lose work: uncommitted changes in the worktree, or a branch merged
- * neither into its base nor pushed. `--force` overrides both.
+ * `ralph clean [name]` (and the TUI's c): removes the PRD's worktree (and
+ * with `deleteBranch` its branch). Refuses, changing nothing (exit 2), when
+ * that would lose work: uncommitted changes in the worktree, or a branch
+ * merged neither into its base nor pushed. `force` overrides both.
  */
-export async function cleanCommand(
+export async function cleanWorkspace(
+  root: string,
   name: string | undefined,
-  opts: CleanCommandOptions = {},
-): Promise<number> {
-  const root = await findProjectRoot(opts.cwd ?? process.cwd());
+  opts: CleanOptions = {},
+): Promise<CleanResult> {
   const target = await findWorkspaceTarget(root, name);
   await refuseWhileRunning(root, target.name);
   const { worktree, branch } = target;
@@ -68,23 +72,21 @@ export async function cleanCommand(
     }
   }
 
+  let checkout: CleanResult['checkout'] = null;
   if (worktree && !worktree.present) {
     await pruneWorktrees(root);
-    print(`forgot the worktree ${worktree.path} (its folder was already gone)`);
+    checkout = { done: 'forgot-worktree', path: worktree.path };
   } else if (worktree) {
     const forgetExcludes = await worktreeExcludesForgetter(worktree.path);
     await removeWorktree(root, worktree.path, { force });
     await forgetExcludes(root);
-    print(`removed the worktree ${worktree.path}`);
+    checkout = { done: 'removed-worktree', path: worktree.path };
   } else if (stray) {
     await rm(target.dir, { recursive: true, force: true });
-    print(`deleted the folder ${target.dir}`);
+    checkout = { done: 'deleted-folder', path: target.dir };
   }
-  if (opts.deleteBranch && branch) {
-    await deleteBranch(root, branch);
-    print(`deleted the branch ${branch}`);
-  } else if (branch) {
-    print(`the branch ${branch} is kept${opts.deleteBranch ? '' : ' (--delete-branch deletes it)'}`);
-  }
-  return ExitCode.Success;
+  if (branch === null) return { checkout, branch: null };
+  const deleted = opts.deleteBranch === true;
+  if (deleted) await deleteBranch(root, branch);
+  return { checkout, branch: { name: branch, deleted } };
 }
