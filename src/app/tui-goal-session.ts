@@ -1,7 +1,5 @@
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
-import { executeGoal } from '../app/execute-goal.js';
-import { alertWishes, webhookTargets } from '../app/webhooks.js';
 import type { RunEventSink } from '../events/run-event.js';
 import type { GoalSpec } from '../goal/goal-spec.js';
 import { goalRunFiles, readGoalProgress } from '../goal/progress-file.js';
@@ -9,26 +7,30 @@ import type { Config } from '../state/config.js';
 import { runDir, worktreeDir } from '../state/layout.js';
 import { exitSummary } from '../ui/tui/exit-summary.js';
 import type { PrdSummary, SessionEvent, TuiSession } from '../ui/tui/session.js';
-import type { GoalOptions } from './commands/goal-options.js';
-import { openRunSinks } from './run-sinks.js';
+import type { GoalOptions } from './command-options.js';
+import { openEventSinks } from './event-sinks.js';
+import { executeGoal } from './execute-goal.js';
 import { checkAgentFor } from './tui-agent-check.js';
 import { git, workInProgress } from './tui-diff.js';
 import { readGoalTabSummary } from './tui-goal-summary.js';
-import { FROM_TUI, ralphCommand, showTui } from './tui-session.js';
+import { FROM_TUI, type OpenedTuiSession, ralphCommand, type TuiSessionHooks } from './tui-session.js';
 import { saveSettings, settingsOf } from './tui-settings.js';
+import { alertWishes, webhookTargets } from './webhooks.js';
 
 /**
- * `ralph goal` on a terminal: the TUI with the goal run as its tab, whose
- * list is the steps the agent makes, with the mode in the header and the
- * hook tasks in the details. `s` starts (or resumes) it, as in `ralph run`.
+ * `ralph goal` on a terminal: the TUI's session with the goal run as its
+ * tab, whose list is the steps the agent makes, with the mode in the header
+ * and the hook tasks in the details. `s` starts (or resumes) it, as in
+ * `ralph run`.
  */
-export async function runGoalInTui(
+export async function openGoalTuiSession(
   root: string,
   initialConfig: Config,
   spec: GoalSpec,
   opts: GoalOptions,
   promptTemplate: string,
-): Promise<number> {
+  hooks: Pick<TuiSessionHooks, 'writeBell'>,
+): Promise<OpenedTuiSession> {
   let config = initialConfig;
   const { name } = spec;
   const listeners = new Set<(name: string, event: SessionEvent) => void>();
@@ -57,11 +59,12 @@ export async function runGoalInTui(
       if (running !== null) return;
       const limit = pendingLimit ?? known.maxIterations;
       pendingLimit = undefined;
-      const log = openRunSinks(name, runDir(root, name), {
+      const log = openEventSinks({
+        run: name,
+        runDir: runDir(root, name),
         ...(opts.log !== undefined ? { log: opts.log } : {}),
-        screen: false,
         webhooks: webhookTargets(config, opts.notify),
-        alerts: () => alertWishes(config),
+        alerts: { wishes: () => alertWishes(config), writeBell: hooks.writeBell },
         listeners: [send],
       });
       const handles = { stop: new AbortController(), kill: new AbortController(), limit, emit: log.emit };
@@ -137,10 +140,11 @@ export async function runGoalInTui(
     },
   };
 
-  return showTui(session, async () => {
+  const summarize = async (): Promise<string[]> => {
     const prd = await summary().catch(() => undefined);
     return prd ? exitSummary([{ prd, target: resumeTarget(spec) }]) : [];
-  });
+  };
+  return { session, summarize };
 }
 
 /** How to run the same goal again from the shell. */

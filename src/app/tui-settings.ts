@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { parseDocument } from 'yaml';
-import { showIssue } from '../app/show-issue.js';
-import { alertWishes } from '../app/webhooks.js';
 import { writeFileAtomic } from '../state/atomic.js';
 import { type Config, parseConfig } from '../state/config.js';
 import { configPath } from '../state/layout.js';
 import type { SettingsPatch, TuiSettings } from '../ui/tui/session.js';
+import { showIssue } from './show-issue.js';
+import { alertWishes } from './webhooks.js';
 
 export const settingsOf = (config: Config): TuiSettings => ({
   agent: { provider: config.agent.provider, model: config.agent.model },

@@ -116,7 +116,7 @@ async function runGoal(root: string, config: Config, spec: GoalSpec, opts: GoalO
 
   // Where Ink cannot draw live (CI set), a terminal gets the plain lines rather than a blank screen.
   if (!opts.headless && !opts.json && process.stdout.isTTY && process.stdin.isTTY && canDrawLive()) {
-    const { runGoalInTui } = await import('../tui-goal-session.js');
+    const { runGoalInTui } = await import('../tui.js');
     return runGoalInTui(root, config, spec, opts, promptTemplate);
   }
   const log = openRunSinks(spec.name, dir, {

@@ -1,14 +1,9 @@
 import { findWorkspaceTarget, refuseWhileRunning } from '../../app/workspace-target.js';
 import { ExitCode, RalphError, UsageError } from '../../core/errors.js';
-import { defaultBranch, ralphBranch, ralphBranches } from '../../git/branches.js';
+import { defaultBranch, ralphBranch } from '../../git/branches.js';
 import { currentBranch, runGit, type StatusEntry, statusPorcelain } from '../../git/index.js';
 import { mergeNoFf, setAside, untrackedCopiesOf } from '../../git/merge.js';
-import { listRalphWorktrees, type RalphWorktree } from '../../git/ralph-worktrees.js';
-import { canonicalPath } from '../../git/worktree.js';
-import { runPaths, validatePrdName, worktreeDir, worktreesDir } from '../../state/layout.js';
-import { inspectLock } from '../../state/lock.js';
 import { findProjectRoot } from '../../state/project-root.js';
-import { resolveTarget } from '../../state/resolve-target.js';
 import { print, printError } from '../output.js';
 
 export interface MergeCommandOptions {

@@ -63,7 +63,7 @@ export async function runCommand(target: string | undefined, opts: RunOptions): 
   if (tui && canDrawLive()) {
     await log.close();
     // Ink and React load only for a terminal run.
-    const { runInTui } = await import('../tui-session.js');
+    const { runInTui } = await import('../tui.js');
     return runInTui(ctx, config, opts, promptTemplate);
   }
   try {
