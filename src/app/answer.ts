@@ -1,38 +1,39 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { ExitCode, UsageError } from '../../core/errors.js';
-import { isOpen, openQuestion } from '../../core/questions.js';
-import { isValidPrdName, runDir, runFiles, runsDir } from '../../state/layout.js';
-import { findProjectRoot } from '../../state/project-root.js';
-import { listQuestions, questionFiles, recordAnswer } from '../../state/questions.js';
-import { resolveTarget } from '../../state/resolve-target.js';
-import { print } from '../output.js';
+import { UsageError } from '../core/errors.js';
+import { isOpen, openQuestion } from '../core/questions.js';
+import { isValidPrdName, runDir, runFiles, runsDir } from '../state/layout.js';
+import { listQuestions, questionFiles, recordAnswer } from '../state/questions.js';
+import { resolveTarget } from '../state/resolve-target.js';
+
+/** What `answerQuestion` did: whose question it answered, in which run, and whether a loop is there to take it. */
+export interface Answered {
+  run: string;
+  id: string;
+  storyId?: string;
+  /** A loop of that run is going: it picks the answer up within seconds. */
+  live: boolean;
+}
 
 /**
- * `ralph answer [target] <id> "<text>"`: answers the open question `id` (a
- * waiting story's id, or a goal run's `Q<n>`). The target is a run's name
- * (a PRD or a goal run), or a task file path; without one, the run whose
- * open question has that id.
+ * `ralph answer [target] <id> "<text>"` (the TUI and the page answer alike):
+ * answers the open question `id` (a waiting story's id, or a goal run's
+ * `Q<n>`). The target is a run's name (a PRD or a goal run), or a task file
+ * path; without one, the run whose open question has that id.
  */
-export async function answerCommand(words: readonly string[]): Promise<number> {
-  if (words.length < 2 || words.length > 3) {
-    throw new UsageError('ralph answer takes [target] <id> "<text>"', [
-      'e.g. ralph answer my-prd US-002 "Use PostgreSQL"',
-    ]);
-  }
-  const [target, id, text] = words.length === 3 ? words : [undefined, words[0], words[1]];
-  if (id === undefined || text === undefined) throw new UsageError('ralph answer needs an id and a text');
-  const root = await findProjectRoot(process.cwd());
+export async function answerQuestion(
+  root: string,
+  target: string | undefined,
+  id: string,
+  text: string,
+): Promise<Answered> {
   const run = target === undefined ? await runAsking(root, id) : await runOf(root, target);
   const answered = await recordAnswer(run.dir, id, text);
-  const live = await isLive(run.dir);
-  const about = answered.storyId ? `${answered.storyId}'s question` : `question ${answered.id}`;
-  print(`ralph: answered ${about} in ${run.name}.`);
-  print(
-    live
-      ? '  The running loop picks the answer up within seconds.'
-      : `  The next run of ${run.name} puts it into the prompt.`,
-  );
-  return ExitCode.Success;
+  return {
+    run: run.name,
+    id: answered.id,
+    ...(answered.storyId ? { storyId: answered.storyId } : {}),
+    live: await isLive(run.dir),
+  };
 }
 
 interface RunFolder {
@@ -80,6 +81,6 @@ async function runAsking(root: string, id: string): Promise<RunFolder> {
 async function isLive(dir: string): Promise<boolean> {
   const lock = runFiles(dir).lock;
   if (!existsSync(lock)) return false;
-  const { inspectLock } = await import('../../state/lock.js');
+  const { inspectLock } = await import('../state/lock.js');
   return (await inspectLock(lock)).kind === 'held';
 }

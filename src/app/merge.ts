@@ -1,25 +1,31 @@
-import { findWorkspaceTarget, refuseWhileRunning } from '../../app/workspace-target.js';
-import { ExitCode, RalphError, UsageError } from '../../core/errors.js';
-import { defaultBranch, ralphBranch } from '../../git/branches.js';
-import { currentBranch, runGit, type StatusEntry, statusPorcelain } from '../../git/index.js';
-import { mergeNoFf, setAside, untrackedCopiesOf } from '../../git/merge.js';
-import { findProjectRoot } from '../../state/project-root.js';
-import { print, printError } from '../output.js';
+import { ExitCode, RalphError, UsageError } from '../core/errors.js';
+import { defaultBranch, ralphBranch } from '../git/branches.js';
+import { currentBranch, runGit, type StatusEntry, statusPorcelain } from '../git/index.js';
+import { mergeNoFf, setAside, untrackedCopiesOf } from '../git/merge.js';
+import { findWorkspaceTarget, refuseWhileRunning } from './workspace-target.js';
 
-export interface MergeCommandOptions {
-  cwd?: string;
+/** What `mergeWorkspace` did with the PRD's branch. */
+export interface MergeResult {
+  /** `conflict`: the merge was aborted, both branches as they were; `files` conflicted. */
+  kind: 'up-to-date' | 'merged' | 'conflict';
+  name: string;
+  branch: string;
+  base: string;
+  /** The merge commit. */
+  sha?: string;
+  files?: readonly string[];
+  /** The PRD's worktree, when it holds uncommitted changes: they are not part of the merge. */
+  uncommittedIn?: string;
 }
 
 /**
- * `ralph merge [name]`: merges the PRD's branch, with a merge commit, into
- * the branch it was created from, in the main checkout. On a conflict the
- * files are listed, the merge is aborted and both branches stay as they were (exit 1).
+ * `ralph merge [name]` (and the TUI's m): merges the PRD's branch, with a
+ * merge commit, into the branch it was created from, in the main checkout.
+ * Refuses (a thrown error, nothing changed) when it cannot tell the base, the
+ * main checkout is elsewhere or has changes in the way. On a conflict the
+ * merge is aborted and both branches stay as they were.
  */
-export async function mergeCommand(
-  name: string | undefined,
-  opts: MergeCommandOptions = {},
-): Promise<number> {
-  const root = await findProjectRoot(opts.cwd ?? process.cwd());
+export async function mergeWorkspace(root: string, name: string | undefined): Promise<MergeResult> {
   const target = await findWorkspaceTarget(root, name);
   const branch = target.branch;
   if (branch === null) {
@@ -46,11 +52,10 @@ export async function mergeCommand(
       tracked.slice(0, 20).map((e) => `${e.code} ${e.path}`),
     );
   }
-  if (target.worktree?.present && (await statusPorcelain(target.worktree.path)).length > 0) {
-    printError(
-      `ralph: note: ${target.worktree.path} has uncommitted changes; they are not part of the merge`,
-    );
-  }
+  const uncommitted =
+    target.worktree?.present && (await statusPorcelain(target.worktree.path)).length > 0
+      ? { uncommittedIn: target.worktree.path }
+      : {};
 
   // The task file the user wrote here was committed on the branch: let the merge bring the branch's version.
   const copies = await untrackedCopiesOf(root, branch);
@@ -67,24 +72,12 @@ export async function mergeCommand(
     await putBack();
     throw error;
   });
-  switch (result.kind) {
-    case 'up-to-date':
-      await putBack();
-      print(`${branch} is already merged into ${base}; nothing to do`);
-      return ExitCode.Success;
-    case 'merged':
-      print(`merged ${branch} into ${base} (${result.sha.slice(0, 7)})`);
-      print(`remove the worktree and branch with: ralph clean ${target.name} --delete-branch`);
-      return ExitCode.Success;
-    case 'conflict':
-      await putBack();
-      throw new RalphError(
-        `merging ${branch} into ${base} conflicts; the merge was aborted and both branches are unchanged`,
-        'merge-conflict',
-        ExitCode.WorkLeft,
-        [...result.files.map((f) => `conflict: ${f}`), `resolve it by hand: git merge --no-ff ${branch}`],
-      );
-  }
+  const merged = { name: target.name, branch, base, ...uncommitted };
+  if (result.kind === 'merged') return { ...merged, kind: 'merged', sha: result.sha };
+  await putBack();
+  return result.kind === 'conflict'
+    ? { ...merged, kind: 'conflict', files: result.files }
+    : { ...merged, kind: 'up-to-date' };
 }
 
 /** Where the TUI's settings screen saves (`,`): ralph's own change, not the user's work. */
