@@ -6,7 +6,7 @@ import { listQuestions, questionFiles, recordAnswer } from '../state/questions.j
 import { resolveTarget } from '../state/resolve-target.js';
 
 /** What `answerQuestion` did: whose question it answered, in which run, and whether a loop is there to take it. */
-export interface Answered {
+interface Answered {
   run: string;
   id: string;
   storyId?: string;

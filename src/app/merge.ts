@@ -5,7 +5,7 @@ import { mergeNoFf, setAside, untrackedCopiesOf } from '../git/merge.js';
 import { findWorkspaceTarget, refuseWhileRunning } from './workspace-target.js';
 
 /** What `mergeWorkspace` did with the PRD's branch. */
-export interface MergeResult {
+interface MergeResult {
   /** `conflict`: the merge was aborted, both branches as they were; `files` conflicted. */
   kind: 'up-to-date' | 'merged' | 'conflict';
   name: string;

@@ -17,7 +17,7 @@ import type { CurrentAttempt, RunState } from '../state/run-state.js';
 import type { TaskContext } from './task-context.js';
 
 /** The attempt a live run is on: the run state names it, the lock says whether that run is still going. */
-export interface RunningAttempt extends CurrentAttempt {
+interface RunningAttempt extends CurrentAttempt {
   elapsedMs: number;
   pid: number;
 }
@@ -32,7 +32,7 @@ export interface StatusQuestion {
   command?: string;
 }
 
-export interface StatusQuestions {
+interface StatusQuestions {
   all: StatusQuestion[];
   /** Each story's latest question. */
   latest: Map<string, StatusQuestion>;
@@ -40,7 +40,7 @@ export interface StatusQuestions {
   waiting: Set<string>;
 }
 
-export interface RunStatus {
+interface RunStatus {
   run: RunState | null;
   running: RunningAttempt | null;
   /** A current attempt with no live run: the last run died mid-attempt; the next `ralph run` recovers it. */

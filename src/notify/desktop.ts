@@ -85,9 +85,9 @@ export function createNotifier(options: NotifierOptions): Notifier {
 }
 
 /** How long the end of a run waits for notify-send to have shown the last notification. */
-export const DESKTOP_DRAIN_MS = 5_000;
+const DESKTOP_DRAIN_MS = 5_000;
 
-export interface DesktopSinkOptions extends Omit<NotifierOptions, keyof AlertWishes> {
+interface DesktopSinkOptions extends Omit<NotifierOptions, keyof AlertWishes> {
   /** Asked at each notification: the TUI's settings screen may change them while a run goes on. */
   wishes: () => AlertWishes;
 }
