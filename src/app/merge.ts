@@ -43,7 +43,9 @@ export async function mergeWorkspace(root: string, name: string | undefined): Pr
       [`switch to it first: git switch ${base}`],
     );
   }
-  const tracked = await changesInTheWay(root, branch);
+  // The task file the user wrote here was committed on the branch: let the merge bring the branch's version.
+  const copies = await untrackedCopiesOf(root, branch);
+  const tracked = (await changesInTheWay(root, branch)).filter((e) => !copies.redundant.includes(e.path));
   if (tracked.length > 0) {
     throw new RalphError(
       'the main checkout has uncommitted changes; commit or stash them before merging',
@@ -57,8 +59,6 @@ export async function mergeWorkspace(root: string, name: string | undefined): Pr
       ? { uncommittedIn: target.worktree.path }
       : {};
 
-  // The task file the user wrote here was committed on the branch: let the merge bring the branch's version.
-  const copies = await untrackedCopiesOf(root, branch);
   if (copies.blocking.length > 0) {
     throw new RalphError(
       `untracked files here would be overwritten by ${branch}; move them away first`,
