@@ -3,9 +3,10 @@ import path from 'node:path';
 import { ExitCode, RalphError, systemErrorReason } from '../core/errors.js';
 import { jsonText } from '../core/visible-text.js';
 import type { RunEvent, RunEventRecord, RunEventRecordSink, RunEventSink } from '../events/run-event.js';
+import { type AlertWishes, desktopSink } from '../notify/desktop.js';
+import { type WebhookTarget, webhookSink } from '../notify/webhook-sink.js';
 import { runFiles } from '../state/layout.js';
 import { createPlainReporter } from '../ui/plain-reporter.js';
-import { type WebhookTarget, webhookSink } from '../ui/webhook-sink.js';
 
 /** Who watches a run, besides its own files. The writers come from `src/cli`, which alone prints. */
 export interface EventSinkOptions {
@@ -25,6 +26,11 @@ export interface EventSinkOptions {
   followers?: readonly EventFollower[];
   /** Webhooks (`--notify`, `notify:` in the config): a follower that POSTs what a person needs, in the background. */
   webhooks?: readonly WebhookTarget[];
+  /**
+   * The bell and desktop notifications (`notifications:`, `notify: { desktop }`): asked at each
+   * run end; `writeBell` is the terminal's, absent when there is none to ring.
+   */
+  alerts?: { wishes: () => AlertWishes; writeBell?: (text: string) => void };
   now?: () => Date;
 }
 
@@ -45,8 +51,9 @@ export interface EventSinks {
 /**
  * The one place a run's events fan out: `events.jsonl` (complete enough for
  * another process to follow the run from it alone), `ralph.log`, the screen
- * (`--json` or plain lines), in-process listeners such as the TUI, and
- * webhooks. Adding a consumer is one more entry here.
+ * (`--json` or plain lines), in-process listeners such as the TUI,
+ * webhooks, and the bell and desktop notifications. Adding a consumer is one
+ * more entry here.
  */
 export function openEventSinks(options: EventSinkOptions): EventSinks {
   const now = options.now ?? (() => new Date());
@@ -64,6 +71,7 @@ export function openEventSinks(options: EventSinkOptions): EventSinks {
   // A webhook that fails is reported once, as an event of the run itself.
   if (options.webhooks?.length)
     followers.push(webhookSink(options.run, options.webhooks, emit, {}, runFiles(options.runDir).outbox));
+  if (options.alerts) followers.push(desktopSink(options.alerts));
   // Followers record what the event owes the world (the outbox) before its line is in events.jsonl.
   sinks.unshift(...followers.map((f) => f.follow));
   return {

@@ -33,8 +33,6 @@ export interface GoalHandles {
   stop: AbortSignal;
   /** Kill the agent now. */
   kill: AbortSignal;
-  /** Said once before the run, e.g. a fallback agent that cannot be used. */
-  warn: (message: string) => void;
 }
 
 /** The iteration limit of a goal run: the command line, the goal file, the config, else 50. */

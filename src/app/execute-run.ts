@@ -26,8 +26,6 @@ export interface RunHandles {
   /** Kill the agent now. */
   kill: AbortSignal;
   steering?: LoopSteering;
-  /** Said once before the run, e.g. a fallback agent that cannot be used. */
-  warn: (message: string) => void;
 }
 
 /**

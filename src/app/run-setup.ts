@@ -15,10 +15,12 @@ export interface RunAgents {
 export async function setUpRunAgents(
   config: Config,
   choice: AgentChoice,
-  run: { warn: (message: string) => void; emit: RunEventSink },
+  run: { emit: RunEventSink },
 ): Promise<RunAgents> {
   const agent = await setUpRunAgent(config, choice, run.emit);
-  return { agent, fallbackAgents: await setUpFallbackAgents(config, agent, run.warn) };
+  // A fallback left out is a warning of the run: on its lines, in the TUI, in events.jsonl.
+  const warn = (message: string) => run.emit({ type: 'warning', message });
+  return { agent, fallbackAgents: await setUpFallbackAgents(config, agent, warn) };
 }
 
 /**

@@ -19,5 +19,5 @@ export function duration(ms: number): string {
     : `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
 }
 
-export const firstLine = (text: string): string => text.trim().split('\n')[0] ?? '';
+export { firstLine } from '../core/first-line.js';
 export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -60,3 +60,8 @@ export function writeJsonText(json: string): void {
 export function printData(text: string): void {
   write('stdout', process.stdout.isTTY ? visibleText(text) : text);
 }
+
+/** The terminal bell (a run that ended and needs the user): the one control character written as it is. */
+export function ringBell(): void {
+  process.stdout.write('\x07');
+}

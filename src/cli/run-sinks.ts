@@ -1,7 +1,8 @@
 import { type EventFollower, type EventSinks, openEventSinks } from '../app/event-sinks.js';
 import type { RunEventRecordSink } from '../events/run-event.js';
-import type { WebhookTarget } from '../ui/webhook-sink.js';
-import { print, printError, writeJsonText } from './output.js';
+import type { AlertWishes } from '../notify/desktop.js';
+import type { WebhookTarget } from '../notify/webhook-sink.js';
+import { print, printError, ringBell, writeJsonText } from './output.js';
 
 /** The output flags of the loop commands. */
 export interface OutputFlags {
@@ -23,9 +24,11 @@ export function openRunSinks(
     listeners?: readonly RunEventRecordSink[];
     followers?: readonly EventFollower[];
     webhooks?: readonly WebhookTarget[];
+    alerts?: () => AlertWishes;
   },
 ): EventSinks {
   const screen = flags.screen !== false;
+  const bell = process.stdout.isTTY === true && !(screen && flags.json);
   return openEventSinks({
     run,
     runDir,
@@ -35,6 +38,7 @@ export function openRunSinks(
     ...(flags.listeners ? { listeners: flags.listeners } : {}),
     ...(flags.followers ? { followers: flags.followers } : {}),
     ...(flags.webhooks?.length ? { webhooks: flags.webhooks } : {}),
+    ...(flags.alerts ? { alerts: { wishes: flags.alerts, ...(bell ? { writeBell: ringBell } : {}) } } : {}),
   });
 }
 

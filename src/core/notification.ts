@@ -11,6 +11,7 @@ export const NOTIFY_EVENTS = [
   'waiting',
   'auth-failed',
   'limit-reached',
+  'stop-requested',
   'run-finished',
 ] as const;
 export type NotifyEvent = (typeof NOTIFY_EVENTS)[number];

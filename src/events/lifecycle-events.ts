@@ -121,7 +121,7 @@ export const ChangesStashedSchema = z.object({
 export const StopRequestedSchema = z.object({
   type: z.literal('stop-requested'),
   how: z.enum(['graceful', 'immediate']),
-  /** Who asked, when not this process's keys: a control request (`web page`). */
+  /** Who asked, when not Ctrl-C: the TUI's keys (`TUI`), a control request (`web page`). */
   from: z.string().optional(),
 });
 
@@ -212,6 +212,16 @@ export const WebhookFailedSchema = z.object({
   tries: z.number(),
 });
 
+/**
+ * Something the user should know that does not stop the run: a fallback
+ * agent left out, GitHub's write-back that failed. Shown with the run's
+ * lines, in the TUI's log, and kept in `events.jsonl`.
+ */
+export const WarningSchema = z.object({
+  type: z.literal('warning'),
+  message: z.string(),
+});
+
 export const LIFECYCLE_EVENTS = [
   RunStartedSchema,
   IterationStartedSchema,
@@ -226,4 +236,5 @@ export const LIFECYCLE_EVENTS = [
   QuestionAskedSchema,
   QuestionAnsweredSchema,
   WebhookFailedSchema,
+  WarningSchema,
 ] as const;

@@ -119,6 +119,9 @@ export const ConfigSchema = z.strictObject({
         .default(() => []),
       /** Which notifications to send; null: all of them. */
       events: z.array(z.enum(NOTIFY_EVENTS)).nullable().default(null),
+      /** The desktop notification and the bell at a run's end, headless or in the TUI; absent: `notifications:` decides. */
+      desktop: z.boolean().optional(),
+      bell: z.boolean().optional(),
     })
     // Absent unless written: a project without webhooks has nothing to say about them.
     .optional(),

@@ -154,6 +154,8 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
       return `? ${event.storyId ?? 'the run'} asks${event.questionId === event.storyId ? '' : ` (${event.questionId})`}: ${firstLine(event.question.trim())}`;
     case 'question-answered':
       return `  answered ${event.questionId}: ${firstLine(event.answer.trim())}`;
+    case 'warning':
+      return `warning: ${event.message}`;
     case 'webhook-failed':
       return `  webhook ${event.webhook} could not be told of ${event.event} (${event.error}, after ${event.tries} ${event.tries === 1 ? 'try' : 'tries'}); its later failures are not shown`;
     case 'agent-silent':

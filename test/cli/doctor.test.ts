@@ -6,7 +6,7 @@ import { chmod, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DoctorReport } from '../../src/cli/commands/doctor.js';
+import type { DoctorReport } from '../../src/app/doctor.js';
 import { type AnthropicServer, startAnthropicServer } from '../support/anthropic-server.js';
 import { type ClaudeTestEnv, createClaudeEnv } from '../support/claude-env.js';
 import type { Script } from '../support/model-script.js';

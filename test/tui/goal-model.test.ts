@@ -1,7 +1,7 @@
 /** A goal run in the TUI's pure parts: its events folded into the run view, its end noticed, its exit summary. */
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../src/events/run-event.js';
-import { notificationFor } from '../../src/ui/notify.js';
+import { notificationFor } from '../../src/notify/desktop.js';
 import { exitSummary } from '../../src/ui/tui/exit-summary.js';
 import { initialRunView, reduceRun } from '../../src/ui/tui/model/run-view.js';
 import { allDone, statusBadge } from '../../src/ui/tui/model/status.js';

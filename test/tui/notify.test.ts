@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createNotifier, findOnPath, notificationFor } from '../../src/ui/notify.js';
+import { createNotifier, findOnPath, notificationFor } from '../../src/notify/desktop.js';
 import type { SessionEvent } from '../../src/ui/tui/session.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
 

@@ -1,6 +1,6 @@
 /**
  * The built TUI in a real pseudo-terminal: raw-mode keys, the alternate
- * screen, resize, the bell, and the exit code. The session is the in-memory
+ * screen, resize, and the exit code. The session is the in-memory
  * fake, replaying a run on a timer.
  */
 import { existsSync } from 'node:fs';
@@ -108,8 +108,7 @@ describe('TUI in a real terminal', () => {
     const screen = screenText(t.raw().slice(from));
     expect(screen).toMatch(/✓ US-003\s+Add shout/);
     expect(screen).toContain('Total: 3/3 passed');
-    // The bell rang for the completed run.
-    expect(t.raw().slice(from)).toContain('\x07');
+    // The bell is the run's notification sink now, not the TUI's: test/tui/tui-fan-out.test.ts rings it.
 
     from = t.mark();
     term?.write('d');

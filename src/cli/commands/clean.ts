@@ -1,90 +1,33 @@
-import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { ExitCode, RalphError, UsageError } from '../../core/errors.js';
-import { defaultBranch, deleteBranch, isMergedInto, ralphBranch } from '../../git/branches.js';
-import { currentBranch, statusPorcelain } from '../../git/index.js';
-import { pruneWorktrees, removeWorktree } from '../../git/worktree.js';
-import { worktreeExcludesForgetter } from '../../git/worktree-environment.js';
+import { type CleanOptions, type CleanResult, cleanWorkspace } from '../../app/clean.js';
+import { ExitCode } from '../../core/errors.js';
 import { findProjectRoot } from '../../state/project-root.js';
 import { print } from '../output.js';
-import { findWorkspaceTarget, refuseWhileRunning } from './merge.js';
 
-export interface CleanCommandOptions {
-  /** Also delete the PRD's branch. */
-  deleteBranch?: boolean;
-  /** Discard uncommitted work in the worktree, and delete a branch that is not merged. */
-  force?: boolean;
+export interface CleanCommandOptions extends CleanOptions {
   cwd?: string;
 }
 
-/**
- * `ralph clean [name]`: removes the PRD's worktree (and with
- * `--delete-branch` its branch). Refuses, changing nothing (exit 2), when that
- * would lose work: uncommitted changes in the worktree, or a branch merged
- * neither into its base nor pushed. `--force` overrides both.
- */
+/** `ralph clean [name]`: `cleanWorkspace`, and what it did in a line each. */
 export async function cleanCommand(
   name: string | undefined,
   opts: CleanCommandOptions = {},
 ): Promise<number> {
   const root = await findProjectRoot(opts.cwd ?? process.cwd());
-  const target = await findWorkspaceTarget(root, name);
-  await refuseWhileRunning(root, target.name);
-  const { worktree, branch } = target;
-  const force = opts.force ?? false;
-  const stray = worktree === null && existsSync(target.dir);
-  if (worktree === null && !stray && !(opts.deleteBranch && branch)) {
-    throw new UsageError(`nothing to clean for ${target.name}: no worktree at ${target.dir}`);
-  }
-
-  // Every check first, so a refusal changes nothing.
-  if (worktree?.present && !force) {
-    const dirty = await statusPorcelain(worktree.path);
-    if (dirty.length > 0) {
-      throw new RalphError(
-        `${worktree.path} has uncommitted changes; commit them there, or pass --force to discard them`,
-        'dirty-worktree',
-        ExitCode.Usage,
-        dirty.slice(0, 20).map((e) => `${e.code} ${e.path}`),
-      );
-    }
-  }
-  if (stray && !force) {
-    throw new UsageError(`${target.dir} is not a git worktree; pass --force to delete the folder`);
-  }
-  let base: string | null = null;
-  if (opts.deleteBranch && branch) {
-    base = (await ralphBranch(root, branch))?.base ?? (await defaultBranch(root));
-    if ((await currentBranch(root)) === branch) {
-      throw new UsageError(`${branch} is checked out in the main checkout; switch away from it first`);
-    }
-    if (!force && !(await isMergedInto(root, branch, base ? [base] : []))) {
-      throw new RalphError(
-        `${branch} has commits that are not merged into ${base ?? 'its base'} nor pushed`,
-        'unmerged-branch',
-        ExitCode.Usage,
-        [`merge it first (ralph merge ${target.name}), or pass --force to delete it anyway`],
-      );
-    }
-  }
-
-  if (worktree && !worktree.present) {
-    await pruneWorktrees(root);
-    print(`forgot the worktree ${worktree.path} (its folder was already gone)`);
-  } else if (worktree) {
-    const forgetExcludes = await worktreeExcludesForgetter(worktree.path);
-    await removeWorktree(root, worktree.path, { force });
-    await forgetExcludes(root);
-    print(`removed the worktree ${worktree.path}`);
-  } else if (stray) {
-    await rm(target.dir, { recursive: true, force: true });
-    print(`deleted the folder ${target.dir}`);
-  }
-  if (opts.deleteBranch && branch) {
-    await deleteBranch(root, branch);
-    print(`deleted the branch ${branch}`);
-  } else if (branch) {
-    print(`the branch ${branch} is kept${opts.deleteBranch ? '' : ' (--delete-branch deletes it)'}`);
-  }
+  const result = await cleanWorkspace(root, name, opts);
+  for (const line of cleanLines(result, opts)) print(line);
   return ExitCode.Success;
+}
+
+function cleanLines({ checkout, branch }: CleanResult, opts: CleanOptions): string[] {
+  const lines: string[] = [];
+  if (checkout?.done === 'forgot-worktree')
+    lines.push(`forgot the worktree ${checkout.path} (its folder was already gone)`);
+  if (checkout?.done === 'removed-worktree') lines.push(`removed the worktree ${checkout.path}`);
+  if (checkout?.done === 'deleted-folder') lines.push(`deleted the folder ${checkout.path}`);
+  if (branch?.deleted) lines.push(`deleted the branch ${branch.name}`);
+  else if (branch)
+    lines.push(
+      `the branch ${branch.name} is kept${opts.deleteBranch ? '' : ' (--delete-branch deletes it)'}`,
+    );
+  return lines;
 }

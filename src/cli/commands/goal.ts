@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { executeGoal, goalMaxIterations } from '../../app/execute-goal.js';
 import { withInterrupts } from '../../app/interrupts.js';
-import { webhookTargets } from '../../app/webhooks.js';
+import { alertWishes, webhookTargets } from '../../app/webhooks.js';
 import { GOAL_PROMPT } from '../../core/embedded-prompts.js';
 import { ExitCode, UsageError } from '../../core/errors.js';
 import { chooseGoalRunName } from '../../core/goal-run-name.js';
@@ -22,7 +22,7 @@ import { listQuestions } from '../../state/questions.js';
 import { canDrawLive } from '../../ui/tui/can-draw-live.js';
 import { print, printError } from '../output.js';
 import { requireGitRepository } from '../require-git.js';
-import { openRunSinks, warnOnStderr } from '../run-sinks.js';
+import { openRunSinks } from '../run-sinks.js';
 import { sandboxLines } from '../sandbox-line.js';
 import type { GoalOptions } from './goal-options.js';
 import type { RunOptions } from './run-options.js';
@@ -116,10 +116,14 @@ async function runGoal(root: string, config: Config, spec: GoalSpec, opts: GoalO
 
   // Where Ink cannot draw live (CI set), a terminal gets the plain lines rather than a blank screen.
   if (!opts.headless && !opts.json && process.stdout.isTTY && process.stdin.isTTY && canDrawLive()) {
-    const { runGoalInTui } = await import('../tui-goal-session.js');
+    const { runGoalInTui } = await import('../tui.js');
     return runGoalInTui(root, config, spec, opts, promptTemplate);
   }
-  const log = openRunSinks(spec.name, dir, { ...opts, webhooks: webhookTargets(config, opts.notify) });
+  const log = openRunSinks(spec.name, dir, {
+    ...opts,
+    webhooks: webhookTargets(config, opts.notify),
+    alerts: () => alertWishes(config),
+  });
   try {
     return await withInterrupts(
       (how) => log.emit({ type: 'stop-requested', how }),
@@ -129,7 +133,6 @@ async function runGoal(root: string, config: Config, spec: GoalSpec, opts: GoalO
           emit: log.emit,
           stop,
           kill,
-          warn: warnOnStderr,
         }),
     );
   } finally {

@@ -5,7 +5,7 @@ import { executeRun } from '../../app/execute-run.js';
 import type { GithubTaskContext } from '../../app/github-tasks.js';
 import { withInterrupts } from '../../app/interrupts.js';
 import { requireSharedRemote } from '../../app/role-session.js';
-import { webhookTargets } from '../../app/webhooks.js';
+import { alertWishes, webhookTargets } from '../../app/webhooks.js';
 import { STORY_PROMPT } from '../../core/embedded-prompts.js';
 import { UsageError } from '../../core/errors.js';
 import { requireSandbox } from '../../sandbox/run-sandbox.js';
@@ -49,6 +49,7 @@ export async function runCommand(target: string | undefined, opts: RunOptions): 
     ...opts,
     followers,
     webhooks: webhookTargets(config, opts.notify),
+    alerts: () => alertWishes(config),
   });
   const emit = log.emit;
   waits.toEvents(emit);
@@ -62,7 +63,7 @@ export async function runCommand(target: string | undefined, opts: RunOptions): 
   if (tui && canDrawLive()) {
     await log.close();
     // Ink and React load only for a terminal run.
-    const { runInTui } = await import('../tui-session.js');
+    const { runInTui } = await import('../tui.js');
     return runInTui(ctx, config, opts, promptTemplate);
   }
   try {
@@ -71,8 +72,7 @@ export async function runCommand(target: string | undefined, opts: RunOptions): 
         githubStop.abort();
         emit({ type: 'stop-requested', how });
       },
-      ({ stop, kill }) =>
-        executeRun(ctx, config, opts, { promptTemplate, emit, stop, kill, warn: warnOnStderr }),
+      ({ stop, kill }) => executeRun(ctx, config, opts, { promptTemplate, emit, stop, kill }),
     );
   } finally {
     await log.close();

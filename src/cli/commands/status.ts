@@ -1,31 +1,19 @@
-import { existsSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { relative } from 'node:path';
+import { readRunStatus, type StatusQuestion } from '../../app/run-status.js';
 import { ExitCode } from '../../core/errors.js';
-import { describeForecast, storiesLeft } from '../../core/forecast.js';
+import { describeForecast } from '../../core/forecast.js';
 import { formatUsd } from '../../core/money.js';
 import { parkedNote } from '../../core/parked-note.js';
-import { inFlightOf, runPhase, stoppedUnexpectedly } from '../../core/run-phase.js';
-import { selectNextStory } from '../../core/select.js';
+import { stoppedUnexpectedly } from '../../core/run-phase.js';
 import type { Story } from '../../core/types.js';
 import { visibleLine } from '../../core/visible-text.js';
-import { parallelActivity } from '../../parallel/activity.js';
-import { lastSession } from '../../state/event-log.js';
-import { runFiles } from '../../state/layout.js';
-import type { LockStatus } from '../../state/lock.js';
 import { locateProject } from '../../state/project-root.js';
-import { runForecast } from '../../state/run-forecast.js';
-import type { CurrentAttempt, RunState } from '../../state/run-state.js';
+import type { RunState } from '../../state/run-state.js';
 import { duration, firstLine, statusMark } from '../format.js';
 import { findGoalRun } from '../goal-run-target.js';
 import { openCommandTarget } from '../open-source-target.js';
 import { print, printJson } from '../output.js';
 import type { SourceFlags } from './source-options.js';
-
-/** The attempt a live run is on: the run state names it, the lock says whether that run is still going. */
-interface Running extends CurrentAttempt {
-  elapsedMs: number;
-  pid: number;
-}
 
 export async function statusCommand(
   target: string | undefined,
@@ -35,31 +23,11 @@ export async function statusCommand(
   const goal = opts.source === undefined ? await findGoalRun(target, process.cwd(), root) : null;
   if (goal) return (await import('./goal-status.js')).goalStatusCommand(goal, opts);
   const ctx = await openCommandTarget(target, opts, { knownRoot: root });
-  const run = await runStateIn(ctx.target.runDir);
-  const lock = await lockIn(ctx.target.runDir);
-  const running: Running | null =
-    run?.current && lock.kind === 'held' && lock.info
-      ? { ...run.current, elapsedMs: Date.now() - Date.parse(run.current.startedAt), pid: lock.info.pid }
-      : null;
-  // A current attempt with no live run: the last run died mid-attempt, and the next `ralph run` recovers it.
-  const interrupted = running === null && lock.kind !== 'held' ? (run?.current ?? null) : null;
-  // A parallel run's attempts in flight: live while its lock is held, else left by a run that died.
-  const activity = await parallelActivity(ctx.root, ctx.target.name, run, inGit);
-  const workers =
-    lock.kind === 'held'
-      ? activity.running.map((r) => ({ ...r, elapsedMs: Date.now() - Date.parse(r.startedAt) }))
-      : [];
-  const cutShort = lock.kind === 'held' ? [] : activity.running;
-  // The live run's sandbox, as its lock says.
-  const sandbox = lock.kind === 'held' ? (lock.info?.sandbox ?? null) : null;
+  const status = await readRunStatus(ctx, inGit);
+  const { run, running, interrupted, workers, cutShort, sandbox, parked, next, done, forecast, phase } =
+    status;
+  const asked = status.questions;
   const locked = sandbox ? `  🔒 ${sandbox} sandbox` : '';
-  const parked = new Set(Object.entries(run?.stories ?? {}).flatMap(([id, s]) => (s.parked ? [id] : [])));
-  const asked = await questionsIn(ctx.target.runDir, ctx.target.name);
-  const selection = selectNextStory(ctx.prd.stories, { parked, waiting: asked.waiting });
-  const next = selection.kind === 'story' ? selection.story : null;
-  const done = ctx.prd.stories.filter((s) => s.status === 'done').length;
-  const forecast = runForecast(run, storiesLeft(ctx.prd.stories, {}, parked), Math.max(1, workers.length));
-  const phase = await phaseOf(ctx.target.runDir, run, lock, done === ctx.prd.stories.length && done > 0);
 
   if (opts.json) {
     printJson({
@@ -81,7 +49,7 @@ export async function statusCommand(
       questions: asked.all,
       running,
       workers,
-      verified: activity.verified,
+      verified: status.verified,
       sandbox,
       run: run ? runJson(run) : null,
       forecast,
@@ -143,10 +111,8 @@ export async function statusCommand(
   if (phase.phase === 'stopped-unexpectedly') out.push(stoppedUnexpectedly(phase.stoppedAt, phase.inFlight));
   if (phase.phase === 'waiting')
     out.push('waiting: the run waits out an outage or a limit before its next iteration');
-  if (activity.verified.length > 0) {
-    out.push(
-      `verified, waiting to land: ${activity.verified.map((v) => `${v.id} (${v.branch})`).join(', ')}`,
-    );
+  if (status.verified.length > 0) {
+    out.push(`verified, waiting to land: ${status.verified.map((v) => `${v.id} (${v.branch})`).join(', ')}`);
   }
   if (run) {
     const t = run.totals;
@@ -158,61 +124,12 @@ export async function statusCommand(
   return ExitCode.Success;
 }
 
-interface StatusQuestion {
-  id: string;
-  storyId?: string;
-  question: string;
-  askedAt: string;
-  answer: { text: string; at: string } | null;
-  /** For a question still open: the command that answers it. */
-  command?: string;
-}
-
 /** Under a story: its question, and the answer or the command that gives one. */
 function questionLines(q: StatusQuestion): string[] {
   const lines = [`      asks: ${firstLine(q.question)}`];
   if (q.answer) lines.push(`      answered: ${firstLine(q.answer.text)} (its next attempt gets it)`);
   else if (q.command) lines.push(`      answer with: ${q.command}`);
   return lines;
-}
-
-/** The run's questions: every one (with answers), each story's latest, and the stories that wait. */
-async function questionsIn(runDir: string, run: string) {
-  const none = {
-    all: [] as StatusQuestion[],
-    latest: new Map<string, StatusQuestion>(),
-    waiting: new Set<string>(),
-  };
-  if (!existsSync(join(runDir, 'questions.json'))) return none;
-  const { listQuestions } = await import('../../state/questions.js');
-  const { answerCommand, waitingStories } = await import('../../core/questions.js');
-  const questions = await listQuestions(runDir);
-  const all: StatusQuestion[] = questions.map((q) => ({
-    id: q.id,
-    ...(q.storyId !== undefined ? { storyId: q.storyId } : {}),
-    question: q.question,
-    askedAt: q.askedAt,
-    answer: q.answer ?? null,
-    ...(q.answer ? {} : { command: answerCommand(run, q.id) }),
-  }));
-  const latest = new Map<string, StatusQuestion>();
-  for (const q of all) if (q.storyId !== undefined) latest.set(q.storyId, q);
-  return { all, latest, waiting: waitingStories(questions) };
-}
-
-// The readers of the run state and the lock validate with zod, a large part of
-// this command's start-up; a PRD that never ran has neither file to read.
-
-async function runStateIn(runDir: string): Promise<RunState | null> {
-  const file = join(runDir, 'state.json');
-  if (!existsSync(file)) return null;
-  return (await import('../../state/run-state.js')).readRunState(file);
-}
-
-async function lockIn(runDir: string): Promise<LockStatus> {
-  const file = join(runDir, 'lock');
-  if (!existsSync(file)) return { kind: 'free' };
-  return (await import('../../state/lock.js')).inspectLock(file);
 }
 
 function storyJson(s: Story, run: RunState | null, parked: ReadonlySet<string>) {
@@ -232,21 +149,4 @@ function storyJson(s: Story, run: RunState | null, parked: ReadonlySet<string>) 
 
 function runJson(run: RunState) {
   return { iteration: run.iteration, current: run.current, totals: run.totals, stop: run.stop ?? null };
-}
-
-/** The run's phase in the page's words (core/run-phase.ts), with what a run that died had in flight and when. */
-async function phaseOf(runDir: string, run: RunState | null, lock: LockStatus, allDone: boolean) {
-  const session = await lastSession(runFiles(runDir).events);
-  const inFlight = inFlightOf(run);
-  const phase = runPhase({
-    live: lock.kind === 'held',
-    waiting: session.waiting,
-    inFlight,
-    sessionOpen: session.open,
-    allDone,
-    stopped: run?.stop !== undefined,
-    invalid: false,
-  });
-  const stoppedAt = phase === 'stopped-unexpectedly' ? (session.lastAt ?? run?.updatedAt ?? null) : null;
-  return { phase, inFlight: lock.kind === 'held' || stoppedAt !== null ? inFlight : [], stoppedAt };
 }

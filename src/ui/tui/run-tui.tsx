@@ -1,5 +1,4 @@
 import { type Instance, render } from 'ink';
-import { createNotifier, notificationFor } from '../notify.js';
 import { App } from './components/app.js';
 import { ColorsContext, colorsAllowed } from './components/colors.js';
 import { createController } from './controller.js';
@@ -58,14 +57,8 @@ export async function runTui(session: TuiSession, options: RunTuiOptions): Promi
     if (alternate) stdout.write(LEAVE_ALT_SCREEN);
   };
 
+  // The bell and desktop notifications are the session's: a follower of each run's events, as in a headless run.
   const controller = createController(session, {
-    onEvent: (name, event) => {
-      const notification = notificationFor(name, event);
-      if (notification === null) return;
-      // Read at the time: the user may have changed them in settings since the start.
-      const { bell, desktop } = session.config.get().notifications;
-      createNotifier({ bell, desktop, writeBell: (text) => stdout.write(text) })(notification);
-    },
     // `n` / `e`: the agent gets the terminal, then the same state is drawn again.
     terminal: { release: undraw, restore: draw },
   });

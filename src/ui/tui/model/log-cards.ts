@@ -165,6 +165,7 @@ export function toneOf(event: RunEvent): Tone {
     case 'rolled-back':
     case 'rate-limited':
     case 'stop-requested':
+    case 'warning':
     case 'task-file-restored':
     case 'lock-taken-over':
     case 'recovered':

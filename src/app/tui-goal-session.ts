@@ -1,37 +1,41 @@
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
-import { executeGoal } from '../app/execute-goal.js';
-import { webhookTargets } from '../app/webhooks.js';
+import type { RunEventSink } from '../events/run-event.js';
 import type { GoalSpec } from '../goal/goal-spec.js';
 import { goalRunFiles, readGoalProgress } from '../goal/progress-file.js';
 import type { Config } from '../state/config.js';
 import { runDir, worktreeDir } from '../state/layout.js';
 import { exitSummary } from '../ui/tui/exit-summary.js';
 import type { PrdSummary, SessionEvent, TuiSession } from '../ui/tui/session.js';
-import type { GoalOptions } from './commands/goal-options.js';
-import { openRunSinks } from './run-sinks.js';
+import type { GoalOptions } from './command-options.js';
+import { openEventSinks } from './event-sinks.js';
+import { executeGoal } from './execute-goal.js';
 import { checkAgentFor } from './tui-agent-check.js';
 import { git, workInProgress } from './tui-diff.js';
 import { readGoalTabSummary } from './tui-goal-summary.js';
-import { ralphCommand, showTui } from './tui-session.js';
+import { FROM_TUI, type OpenedTuiSession, ralphCommand, type TuiSessionHooks } from './tui-session.js';
 import { saveSettings, settingsOf } from './tui-settings.js';
+import { alertWishes, webhookTargets } from './webhooks.js';
 
 /**
- * `ralph goal` on a terminal: the TUI with the goal run as its tab, whose
- * list is the steps the agent makes, with the mode in the header and the
- * hook tasks in the details. `s` starts (or resumes) it, as in `ralph run`.
+ * `ralph goal` on a terminal: the TUI's session with the goal run as its
+ * tab, whose list is the steps the agent makes, with the mode in the header
+ * and the hook tasks in the details. `s` starts (or resumes) it, as in
+ * `ralph run`.
  */
-export async function runGoalInTui(
+export async function openGoalTuiSession(
   root: string,
   initialConfig: Config,
   spec: GoalSpec,
   opts: GoalOptions,
   promptTemplate: string,
-): Promise<number> {
+  hooks: Pick<TuiSessionHooks, 'writeBell'>,
+): Promise<OpenedTuiSession> {
   let config = initialConfig;
   const { name } = spec;
   const listeners = new Set<(name: string, event: SessionEvent) => void>();
-  let running: { stop: AbortController; kill: AbortController; limit: number } | null = null;
+  let running: { stop: AbortController; kill: AbortController; limit: number; emit: RunEventSink } | null =
+    null;
   /** A limit set with `+`/`-` before the run starts: the start takes it. */
   let pendingLimit: number | undefined;
   const summary = (): Promise<PrdSummary> =>
@@ -55,14 +59,16 @@ export async function runGoalInTui(
       if (running !== null) return;
       const limit = pendingLimit ?? known.maxIterations;
       pendingLimit = undefined;
-      const handles = { stop: new AbortController(), kill: new AbortController(), limit };
-      running = handles;
-      const log = openRunSinks(name, runDir(root, name), {
+      const log = openEventSinks({
+        run: name,
+        runDir: runDir(root, name),
         ...(opts.log !== undefined ? { log: opts.log } : {}),
-        screen: false,
         webhooks: webhookTargets(config, opts.notify),
+        alerts: { wishes: () => alertWishes(config), writeBell: hooks.writeBell },
         listeners: [send],
       });
+      const handles = { stop: new AbortController(), kill: new AbortController(), limit, emit: log.emit };
+      running = handles;
       try {
         return await executeGoal(
           root,
@@ -74,7 +80,6 @@ export async function runGoalInTui(
             emit: log.emit,
             stop: handles.stop.signal,
             kill: handles.kill.signal,
-            warn: () => undefined,
           },
         );
       } finally {
@@ -85,13 +90,13 @@ export async function runGoalInTui(
     pause() {
       if (running === null || running.stop.signal.aborted) return;
       running.stop.abort();
-      send({ type: 'stop-requested', how: 'graceful' });
+      running.emit({ type: 'stop-requested', how: 'graceful', from: FROM_TUI });
     },
     stopNow() {
       if (running === null) return;
       running.stop.abort();
       running.kill.abort();
-      send({ type: 'stop-requested', how: 'immediate' });
+      running.emit({ type: 'stop-requested', how: 'immediate', from: FROM_TUI });
     },
     adjustMaxIterations(_name, delta) {
       // A running goal loop keeps the limit it started with; a change is for the next start.
@@ -135,10 +140,11 @@ export async function runGoalInTui(
     },
   };
 
-  return showTui(session, async () => {
+  const summarize = async (): Promise<string[]> => {
     const prd = await summary().catch(() => undefined);
     return prd ? exitSummary([{ prd, target: resumeTarget(spec) }]) : [];
-  });
+  };
+  return { session, summarize };
 }
 
 /** How to run the same goal again from the shell. */

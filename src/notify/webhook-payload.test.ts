@@ -117,6 +117,23 @@ describe('webhook notifications', () => {
     expect(kinds[2]?.text).toBe('demo stopped: claude cannot be used: not logged in. Run claude login.');
   });
 
+  it('a pause or stop someone asked for: who asked, what happens, how to resume', () => {
+    const [paused, stopped, ctrlC] = notify([
+      started,
+      { type: 'stop-requested', how: 'graceful', from: 'TUI' },
+      { type: 'stop-requested', how: 'immediate', from: 'web page' },
+      { type: 'stop-requested', how: 'graceful' },
+    ]);
+    expect(paused).toMatchObject({ event: 'stop-requested', how: 'graceful', from: 'TUI', prd: 'demo' });
+    expect(paused?.text).toBe(
+      'demo is pausing (asked from the TUI): it stops after this iteration. Resume with: ralph run demo',
+    );
+    expect(stopped).toMatchObject({ event: 'stop-requested', how: 'immediate', from: 'web page' });
+    expect(stopped?.text).toContain('is stopping now (asked from the web page): the agent is killed');
+    expect(ctrlC?.text).toContain('asked from the terminal');
+    expect(ctrlC).not.toHaveProperty('from');
+  });
+
   it('the end of a run: its outcome and how to resume; a limit is also told as limit-reached', () => {
     const finished = (reason: 'all-done' | 'max-cost' | 'questions', exitCode: number): RunEvent => ({
       type: 'run-finished',

@@ -1,6 +1,6 @@
 /** A goal run as the TUI shows it: its steps as the tab's list, its mode and hook tasks, from PROGRESS.yaml. */
 import { existsSync } from 'node:fs';
-import { goalMaxIterations } from '../app/execute-goal.js';
+import { firstLine } from '../core/first-line.js';
 import type { GoalSpec } from '../goal/goal-spec.js';
 import { type GoalStepView, summarizeGoalRun } from '../goal/goal-summary.js';
 import { goalRunFiles, readGoalProgress } from '../goal/progress-file.js';
@@ -12,8 +12,8 @@ import type { Config } from '../state/config.js';
 import { runDir, worktreeDir } from '../state/layout.js';
 import { inspectLock } from '../state/lock.js';
 import type { HookTaskLine, PrdSummary, StorySummary } from '../ui/tui/session.js';
-import type { GoalOptions } from './commands/goal-options.js';
-import { firstLine } from './format.js';
+import type { GoalOptions } from './command-options.js';
+import { goalMaxIterations } from './execute-goal.js';
 
 export interface GoalSummaryContext {
   root: string;

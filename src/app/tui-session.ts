@@ -4,9 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { setUpAgent } from '../agents/agent-setup.js';
 import { checkAgentLive } from '../agents/live-check.js';
-import { executeRun } from '../app/execute-run.js';
-import type { TaskContext } from '../app/task-context.js';
-import { webhookTargets } from '../app/webhooks.js';
+import type { RunEventSink } from '../events/run-event.js';
 import type { LoopSteering } from '../run/run-context.js';
 import type { Config } from '../state/config.js';
 import { worktreeDir } from '../state/layout.js';
@@ -15,20 +13,33 @@ import { listPrdNames, type ResolvedTarget, resolveTarget } from '../state/resol
 import { readRunState } from '../state/run-state.js';
 import { exitSummary } from '../ui/tui/exit-summary.js';
 import type { TuiExit } from '../ui/tui/run-tui.js';
-import type { ActionResult, PrdSummary, SessionEvent, TuiSession } from '../ui/tui/session.js';
-import type { RunOptions } from './commands/run-options.js';
-import { openTaskContext } from './open-target.js';
-import { print } from './output.js';
-import { openRunSinks } from './run-sinks.js';
+import type {
+  ActionResult,
+  HandOffRequest,
+  HandOffResult,
+  PrdSummary,
+  SessionEvent,
+  TerminalLease,
+  TuiSession,
+} from '../ui/tui/session.js';
+import type { RunOptions } from './command-options.js';
+import { openEventSinks } from './event-sinks.js';
+import { executeRun } from './execute-run.js';
+import type { TaskContext } from './task-context.js';
 import { checkAgentFor } from './tui-agent-check.js';
 import { git, workInProgress } from './tui-diff.js';
-import { handOffToWriter } from './tui-hand-off.js';
 import { saveSettings, settingsOf } from './tui-settings.js';
 import { commandTarget, readPrdSummary } from './tui-summary.js';
+import { alertWishes, webhookTargets } from './webhooks.js';
 
 const execFileAsync = promisify(execFile);
 
+/** Who the run's log and webhooks say asked, when a run is paused or stopped with the TUI's keys. */
+export const FROM_TUI = 'TUI';
+
 interface Running {
+  /** The run's sinks: a Pause or Stop goes there like every other event, to its log, webhooks and the page. */
+  emit: RunEventSink;
   stop: AbortController;
   kill: AbortController;
   steering: LoopSteering;
@@ -41,17 +52,40 @@ interface Running {
   iteration: number;
 }
 
+/** What a TUI session needs of the command line, which alone writes to the terminal. */
+export interface TuiSessionHooks {
+  /** Rings the terminal's bell (the run's notification sink). */
+  writeBell: (text: string) => void;
+  /** Reads a PRD's task file, its warnings said where the command says them. */
+  openTarget: (target: string) => Promise<TaskContext>;
+  /** `n` / `e`: `ralph new` / `ralph edit` with the terminal handed to the agent. */
+  handOff: (
+    request: HandOffRequest,
+    terminal: TerminalLease,
+    writer: Pick<RunOptions, 'agent' | 'agentPath' | 'model'>,
+  ) => Promise<HandOffResult & { name?: string }>;
+}
+
+/** A session for the TUI, and the lines to leave in the shell once it has closed. */
+export interface OpenedTuiSession {
+  session: TuiSession;
+  summarize: (exit: TuiExit) => Promise<string[]>;
+}
+
 /**
- * `ralph run` on a terminal: the TUI, with the target selected and every PRD
- * of the project in tabs. Resolves with the exit code once the TUI has
- * closed and a short summary has been printed.
+ * `ralph run` on a terminal: the TUI's session, with the target selected and
+ * every PRD of the project in tabs. Each loop it starts is `executeRun` with
+ * its own sinks (events.jsonl, the log, webhooks, the bell and desktop
+ * notifications), whose listener is the TUI; the keys' Pause and Stop are
+ * events of that run.
  */
-export async function runInTui(
+export async function openRunTuiSession(
   ctx: TaskContext,
   initialConfig: Config,
   opts: RunOptions,
   promptTemplate: string,
-): Promise<number> {
+  hooks: TuiSessionHooks,
+): Promise<OpenedTuiSession> {
   let config = initialConfig;
   const listeners = new Set<(name: string, event: SessionEvent) => void>();
   const running = new Map<string, Running>();
@@ -115,15 +149,15 @@ export async function runInTui(
     initial: ctx.target.name,
     async start(name) {
       if (running.has(name)) return;
-      const target =
-        name === ctx.target.name
-          ? await openTaskContext(ctx.target.taskPath)
-          : await openTaskContext(targets.get(name) ?? name);
+      const target = await hooks.openTarget(
+        name === ctx.target.name ? ctx.target.taskPath : (targets.get(name) ?? name),
+      );
       // The limit the TUI showed is the one the engine uses: the user's, else the default it computed.
       const before = known.get(name) ?? (await summary(name));
       const steered = pending.get(name);
       pending.delete(name);
       const handles: Running = {
+        emit: () => undefined,
         stop: new AbortController(),
         kill: new AbortController(),
         steering: { maxIterations: steered ?? before.maxIterations },
@@ -133,10 +167,13 @@ export async function runInTui(
         iteration: before.iteration,
       };
       running.set(name, handles);
-      const log = openRunSinks(name, target.target.runDir, {
+      const log = openEventSinks({
+        run: name,
+        runDir: target.target.runDir,
         ...(opts.log !== undefined ? { log: opts.log } : {}),
-        screen: false,
         webhooks: webhookTargets(config, opts.notify),
+        // Read at each run end: the settings screen may have changed them since the start.
+        alerts: { wishes: () => alertWishes(config), writeBell: hooks.writeBell },
         listeners: [
           (event) => {
             if (event.type === 'story-passed' || event.type === 'attempt-failed') handles.finished++;
@@ -147,6 +184,7 @@ export async function runInTui(
           },
         ],
       });
+      handles.emit = log.emit;
       try {
         return await executeRun(target, config, opts, {
           promptTemplate,
@@ -154,7 +192,6 @@ export async function runInTui(
           stop: handles.stop.signal,
           kill: handles.kill.signal,
           steering: handles.steering,
-          warn: () => undefined,
         });
       } finally {
         running.delete(name);
@@ -165,7 +202,7 @@ export async function runInTui(
       const run = running.get(name);
       if (run && !run.stop.signal.aborted) {
         run.stop.abort();
-        send(name, { type: 'stop-requested', how: 'graceful' });
+        run.emit({ type: 'stop-requested', how: 'graceful', from: FROM_TUI });
       }
     },
     stopNow(name) {
@@ -173,7 +210,7 @@ export async function runInTui(
       if (!run) return;
       run.stop.abort();
       run.kill.abort();
-      send(name, { type: 'stop-requested', how: 'immediate' });
+      run.emit({ type: 'stop-requested', how: 'immediate', from: FROM_TUI });
     },
     adjustMaxIterations(name, delta) {
       const run = running.get(name);
@@ -240,7 +277,7 @@ export async function runInTui(
     clean: (name) => ralphCommand(ctx.root, ['clean', name]),
     async handOff(request, terminal) {
       const asked = { ...request, name: targets.get(request.name) ?? request.name };
-      const result = await handOffToWriter(asked, terminal, writerOptions);
+      const result = await hooks.handOff(asked, terminal, writerOptions);
       if (result.name === undefined) return result;
       const name = result.name;
       if (!targets.has(name)) targets.set(name, name);
@@ -257,7 +294,7 @@ export async function runInTui(
     },
   };
 
-  return showTui(session, async (exit) => {
+  const summarize = async (exit: TuiExit): Promise<string[]> => {
     const names = exit.started.length > 0 ? exit.started : exit.selected ? [exit.selected] : [];
     const entries = [];
     for (const name of names) {
@@ -265,53 +302,8 @@ export async function runInTui(
       if (prd) entries.push({ prd, target: commandTarget(ctx.root, await resolve(name)) });
     }
     return exitSummary(entries);
-  });
-}
-
-/**
- * Runs the TUI over a session until the user quits; then prints `summarize`'s
- * lines to the shell. Resolves with the TUI's exit code.
- */
-export async function showTui(
-  session: TuiSession,
-  summarize: (exit: TuiExit) => Promise<string[]>,
-): Promise<number> {
-  const abort = new AbortController();
-  const onTerm = () => abort.abort();
-  process.on('SIGTERM', onTerm);
-  process.on('SIGHUP', onTerm);
-  try {
-    const { runTui } = await importTui();
-    const exit = await runTui(session, {
-      stdin: process.stdin,
-      stdout: process.stdout,
-      signal: abort.signal,
-    });
-    // Closed by SIGTERM or SIGHUP: the terminal may be gone, and nobody reads a summary.
-    if (abort.signal.aborted) return exit.code;
-    for (const line of await summarize(exit)) print(line);
-    return exit.code;
-  } finally {
-    process.off('SIGTERM', onTerm);
-    process.off('SIGHUP', onTerm);
-  }
-}
-
-/**
- * Loads the TUI (Ink and React) with React's production build: the
- * development one, picked when NODE_ENV is unset, is several times slower
- * and records a performance entry for every component drawn, which a TUI
- * left running for a night accumulates. NODE_ENV is set only while the
- * modules load, so agents, gates and hooks never inherit it.
- */
-export async function importTui(): Promise<typeof import('../ui/tui/run-tui.js')> {
-  const before = process.env.NODE_ENV;
-  if (before === undefined) process.env.NODE_ENV = 'production';
-  try {
-    return await import('../ui/tui/run-tui.js');
-  } finally {
-    if (before === undefined) delete process.env.NODE_ENV;
-  }
+  };
+  return { session, summarize };
 }
 
 /** Runs this ralph's own CLI with arguments (never a shell) and reports its outcome for the TUI. */

@@ -1,17 +1,18 @@
 import { readFile } from 'node:fs/promises';
 import { parseDocument } from 'yaml';
-import { showIssue } from '../app/show-issue.js';
 import { writeFileAtomic } from '../state/atomic.js';
 import { type Config, parseConfig } from '../state/config.js';
 import { configPath } from '../state/layout.js';
 import type { SettingsPatch, TuiSettings } from '../ui/tui/session.js';
+import { showIssue } from './show-issue.js';
+import { alertWishes } from './webhooks.js';
 
 export const settingsOf = (config: Config): TuiSettings => ({
   agent: { provider: config.agent.provider, model: config.agent.model },
   checks: config.checks,
   worktree: { enabled: config.worktree.enabled, setup: config.worktree.setup },
   onComplete: { push: config.onComplete.push, createPR: config.onComplete.createPR },
-  notifications: { bell: config.notifications.bell, desktop: config.notifications.desktop },
+  notifications: alertWishes(config),
 });
 
 /**
@@ -37,6 +38,9 @@ export async function saveSettings(
   set(['onComplete', 'createPR'], patch.onComplete?.createPR);
   set(['notifications', 'bell'], patch.notifications?.bell);
   set(['notifications', 'desktop'], patch.notifications?.desktop);
+  // `notify:` may set them too, and wins: a change made on the screen goes there as well, so it holds.
+  for (const key of ['bell', 'desktop'] as const)
+    if (doc.hasIn(['notify', key])) set(['notify', key], patch.notifications?.[key]);
   const next = doc.toString();
   const { config, issues } = parseConfig(next, file);
   const errors = issues.filter((i) => i.severity === 'error');

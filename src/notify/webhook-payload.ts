@@ -1,7 +1,7 @@
 /**
  * What a webhook is told about a run: which of its events a person away
  * from the terminal needs (a question, a parked story, a wait, an agent that
- * cannot log in, a limit, the end), each as one JSON body with one sentence
+ * cannot log in, a limit, a pause or stop someone asked for, the end), each as one JSON body with one sentence
  * Slack, Mattermost and similar incoming webhooks show as it is.
  */
 import { formatUsd, roundUsd } from '../core/money.js';
@@ -121,6 +121,21 @@ export function notificationsFor(event: RunEventRecord, tally: RunTally): Notifi
           fix: event.fix,
         },
       ];
+    case 'stop-requested': {
+      const asked = `asked from the ${event.from ?? 'terminal'}`;
+      const what =
+        event.how === 'graceful'
+          ? `is pausing (${asked}): it stops after this iteration`
+          : `is stopping now (${asked}): the agent is killed, its attempt rolled back`;
+      return [
+        {
+          ...base('stop-requested', `${who} ${what}. Resume with: ${resume}`),
+          how: event.how,
+          ...(event.from !== undefined ? { from: event.from } : {}),
+          resume,
+        },
+      ];
+    }
     case 'run-finished': {
       const details = {
         outcome: event.reason,

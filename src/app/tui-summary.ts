@@ -1,7 +1,6 @@
 /** A PRD as the TUI shows it: the live task file, the run state, the progress entries, the lock. */
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { liveTaskPath } from '../app/task-context.js';
 import { storiesLeft } from '../core/forecast.js';
 import { waitingStories } from '../core/questions.js';
 import { remainingStories } from '../core/select.js';
@@ -17,7 +16,8 @@ import type { ResolvedTarget } from '../state/resolve-target.js';
 import { parkedIn, runForecast } from '../state/run-forecast.js';
 import { readRunState } from '../state/run-state.js';
 import type { PrdSummary, StorySummary } from '../ui/tui/session.js';
-import type { RunOptions } from './commands/run-options.js';
+import type { RunOptions } from './command-options.js';
+import { liveTaskPath } from './task-context.js';
 
 export interface SummaryContext {
   root: string;
