@@ -30,7 +30,7 @@ export const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'prd-writer': ['core', 'agents', 'git', 'run', 'sources', 'state'],
   sandbox: ['core', 'agents', 'git', 'state'],
   ui: ['core', 'agents', 'events', 'state'],
-  notify: ['core', 'events'],
+  notify: ['core', 'events', 'state'],
   web: ['core', 'agents', 'app', 'events', 'git', 'goal', 'sources', 'state', 'ui'],
   app: [
     'core',
