@@ -1,10 +1,10 @@
 import type { AgentSetup } from '../agents/adapter.js';
-import { storyBudgetReason } from '../core/budget.js';
+import { afterStoryAttempt } from '../core/next-step.js';
 import type { Story } from '../core/types.js';
 import type { AttemptFailure } from '../core/verdict.js';
 import type { RunEventSink } from '../events/run-event.js';
 import { removeStoryCheckout } from '../git/story-worktree.js';
-import { addUsage, markFailed, markParked, storyRun } from '../state/run-state-update.js';
+import { addUsage, markFailed, storyRun } from '../state/run-state-update.js';
 import { endRunning, startRunning, updateRunning } from '../state/running-attempts.js';
 import type { ParallelRun } from './parallel-run.js';
 import { releaseReservation } from './reservation.js';
@@ -128,9 +128,10 @@ export async function recordFailure(
 ): Promise<void> {
   const { ctx } = run;
   const { story, attempt, failure, emit } = failed;
-  const spent = storyRun(run.store.current, story.id).costUsd;
-  const overBudget = storyBudgetReason(spent, ctx.limits.maxCostPerStoryUsd);
-  const park = attempt >= ctx.limits.maxRetries || overBudget !== null;
+  const costUsd = storyRun(run.store.current, story.id).costUsd;
+  const end = { kind: 'failed', storyId: story.id, attempt, reason: failure.reason, costUsd } as const;
+  const parking = afterStoryAttempt(end, ctx.limits);
+  const park = parking?.kind === 'park';
   await run.store.update((s) =>
     markFailed(endRunning(s, story.id, ctx.now()), story.id, {
       reason: failure.reason,
@@ -151,37 +152,11 @@ export async function recordFailure(
     willRetry: !park,
     ...(failed.durationMs !== undefined ? { durationMs: failed.durationMs } : {}),
   });
-  if (park) {
-    emit({
-      type: 'story-parked',
-      storyId: story.id,
-      attempts: attempt,
-      reason: overBudget ?? failure.reason,
-    });
+  if (parking?.kind === 'park') {
+    emit({ type: 'story-parked', storyId: story.id, attempts: attempt, reason: parking.reason });
     await removeStoryCheckout(run.root, storyCheckoutOf(run.ctx, story.id));
   }
   run.busy.delete(story.id);
   // Failing on its own, it no longer holds up the others' landings.
   await releaseReservation(run, story.id);
-}
-
-/**
- * Parks the stories among `ready` whose spend already reached
- * `--max-cost-per-story` (attempts in earlier runs, or a race's resolution
- * before a requeue), without starting them; a requeued story gives up the
- * landing reserved for it. Returns how many.
- */
-export async function parkSpentStories(run: ParallelRun, ready: readonly Story[]): Promise<number> {
-  const { ctx } = run;
-  let parked = 0;
-  for (const story of ready) {
-    const record = storyRun(run.store.current, story.id);
-    const reason = storyBudgetReason(record.costUsd, ctx.limits.maxCostPerStoryUsd);
-    if (reason === null) continue;
-    await run.store.update((s) => markParked(s, story.id, ctx.now()));
-    ctx.emit({ type: 'story-parked', storyId: story.id, attempts: record.attempts, reason });
-    await releaseReservation(run, story.id);
-    parked++;
-  }
-  return parked;
 }
