@@ -8,7 +8,7 @@ import { addUsage, markFailed, storyRun } from '../state/run-state-update.js';
 import { endRunning, startRunning, updateRunning } from '../state/running-attempts.js';
 import type { ParallelRun } from './parallel-run.js';
 import { releaseReservation } from './reservation.js';
-import { type StoryWorkResult, storyCheckoutOf, workStory } from './work-story.js';
+import { type StoryWorkRequest, type StoryWorkResult, storyCheckoutOf, workStory } from './work-story.js';
 
 /**
  * One worker's attempt at a story, with what the run records around it:
@@ -41,23 +41,7 @@ export async function runWorkerLane(
     ...(lastRequeue ? { lastRequeue } : {}),
     ...(requeues ? { requeues } : {}),
     answered: run.desk.answered(story.id),
-    record: {
-      started: async (start) => {
-        const state = await store.update((s) =>
-          startRunning(s, { storyId: story.id, worker, now: ctx.now(), ...start }),
-        );
-        return { iteration: state.iteration, attempt: storyRun(state, story.id).attempts };
-      },
-      spawned: async (pid) => {
-        await store.update((s) => updateRunning(s, story.id, { agentPid: pid, phase: 'agent' }));
-      },
-      token: async (token) => {
-        await store.update((s) => updateRunning(s, story.id, { agentToken: token }));
-      },
-      agentDone: async (usage) => {
-        await store.update((s) => addUsage(s, story.id, usage, ctx.now()));
-      },
-    },
+    record: laneRecord(run, story.id, worker),
   });
   // A story's time is the time its counted attempts ran.
   const counted = result.kind === 'verified' || result.kind === 'failed';
@@ -108,6 +92,26 @@ export async function runWorkerLane(
       break;
   }
   return result;
+}
+
+/** What a lane records about its attempt as it goes: in flight (for a killed run to stop it), its agent, its spend. */
+function laneRecord(run: ParallelRun, storyId: string, worker: number): StoryWorkRequest['record'] {
+  const { ctx, store } = run;
+  return {
+    started: async (start) => {
+      const state = await store.update((s) => startRunning(s, { storyId, worker, now: ctx.now(), ...start }));
+      return { iteration: state.iteration, attempt: storyRun(state, storyId).attempts };
+    },
+    spawned: async (pid) => {
+      await store.update((s) => updateRunning(s, storyId, { agentPid: pid, phase: 'agent' }));
+    },
+    token: async (token) => {
+      await store.update((s) => updateRunning(s, storyId, { agentToken: token }));
+    },
+    agentDone: async (usage) => {
+      await store.update((s) => addUsage(s, storyId, usage, ctx.now()));
+    },
+  };
 }
 
 /**
