@@ -3,6 +3,7 @@ import { ExitCode } from './errors.js';
 import type { ModeSelection } from './goal-mode.js';
 import { type NextStep, stop } from './next-step.js';
 import { stopMessages } from './stop-messages.js';
+import type { GoalStopReason } from './stop-reasons.js';
 
 /** How the goal loop's last iteration ended, as far as what comes next goes. */
 export type GoalIterationEnd =
@@ -37,7 +38,7 @@ export interface GoalRunView {
  * --wait), then the run's own rules (interrupted, --wait for an answer,
  * --max-iterations, --max-cost), else the next iteration in its mode.
  */
-export function nextGoalStep(view: GoalRunView): NextStep {
+export function nextGoalStep(view: GoalRunView): NextStep<GoalStopReason> {
   const { last, limits } = view;
   if (last?.kind === 'aborted')
     return stop('interrupted', ExitCode.Interrupted, stopMessages.interruptedIteration);

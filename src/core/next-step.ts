@@ -5,7 +5,7 @@ import { readyStories } from './ready.js';
 import { allDoneMessage } from './scope-summary.js';
 import { remainingStories, type SelectionOptions } from './select.js';
 import { stopMessages } from './stop-messages.js';
-import type { AnyStopReason } from './stop-reasons.js';
+import type { AnyStopReason, StopReason } from './stop-reasons.js';
 import type { Story } from './types.js';
 
 /**
@@ -15,9 +15,9 @@ import type { Story } from './types.js';
  * subscription window, a race's resolution) are new members of these
  * unions, decided here; the runners only gain a case where they carry one out.
  */
-export type NextStep =
+export type NextStep<Reason extends AnyStopReason = AnyStopReason> =
   /** The run ends: why, its exit code, and the sentence a person reads. */
-  | { kind: 'stop'; reason: AnyStopReason; exitCode: ExitCode; message: string }
+  | { kind: 'stop'; reason: Reason; exitCode: ExitCode; message: string }
   /** Nothing may start now: sit until what is named happens, then ask again. */
   | { kind: 'wait'; for: WaitFor }
   /** The story gets no further attempt in this run: record it parked, say why, ask again. */
@@ -38,9 +38,13 @@ export type AttemptRole = 'story' | 'planning' | 'executing' | 'reflecting';
 
 export type Interrupt = 'none' | 'graceful' | 'immediate';
 
-export type Stop = Extract<NextStep, { kind: 'stop' }>;
+export type Stop<Reason extends AnyStopReason = AnyStopReason> = Extract<NextStep<Reason>, { kind: 'stop' }>;
 
-export const stop = (reason: AnyStopReason, exitCode: ExitCode, message: string): Stop => ({
+export const stop = <Reason extends AnyStopReason>(
+  reason: Reason,
+  exitCode: ExitCode,
+  message: string,
+): Stop<Reason> => ({
   kind: 'stop',
   reason,
   exitCode,
@@ -71,7 +75,7 @@ export interface StoryRunView {
   /** A rate limit or outage holds new starts. */
   holding: boolean;
   /** An outside stop (an unusable agent, an outage past --outage-wait) waits for the running work to end. */
-  stopFor?: Stop;
+  stopFor?: Stop<StopReason>;
   waitForAnswers: boolean;
   limits: { maxIterations: number; maxCostUsd?: number; maxCostPerStoryUsd?: number };
   /** Counted attempts started this session (running ones too), and the run's spend on finished ones. */
@@ -88,7 +92,7 @@ export interface StoryRunView {
  * done, interrupted, a limit, blocked or asking) or wait out a hold or, with
  * --wait, an answer.
  */
-export function nextStoryStep(view: StoryRunView): NextStep {
+export function nextStoryStep(view: StoryRunView): NextStep<StopReason> {
   const working = view.running > 0 || view.landing > 0;
   if (view.stopFor !== undefined && !working && !view.holding) return view.stopFor;
   let limit: StartLimit | null = null;
@@ -134,7 +138,7 @@ export function nextStoryStep(view: StoryRunView): NextStep {
 }
 
 /** A story whose attempts already cost --max-cost-per-story (earlier runs, a race's resolution) is parked unstarted. */
-function parkForSpend(view: StoryRunView, storyId: string): NextStep | null {
+function parkForSpend(view: StoryRunView, storyId: string): NextStep<StopReason> | null {
   const spent = view.storySpend(storyId);
   const reason = storyBudgetReason(spent.costUsd, view.limits.maxCostPerStoryUsd);
   return reason === null ? null : { kind: 'park', storyId, attempts: spent.attempts, reason };
@@ -154,7 +158,7 @@ export type StoryAttemptEnd =
 export function afterStoryAttempt(
   end: StoryAttemptEnd,
   limits: { maxRetries: number; maxCostPerStoryUsd?: number },
-): NextStep | null {
+): NextStep<StopReason> | null {
   if (end.kind === 'aborted')
     return stop('interrupted', ExitCode.Interrupted, stopMessages.interruptedAttempt);
   const overBudget = storyBudgetReason(end.costUsd, limits.maxCostPerStoryUsd);

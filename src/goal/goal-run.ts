@@ -81,7 +81,7 @@ export class GoalRun {
     });
   }
 
-  decide(): NextStep {
+  decide(): NextStep<GoalStopReason> {
     const { ctx } = this;
     const progress = ctx.store.get();
     return nextGoalStep({
@@ -96,9 +96,9 @@ export class GoalRun {
     });
   }
 
-  async finish(step: Stop): Promise<GoalOutcome> {
+  async finish(step: Stop<GoalStopReason>): Promise<GoalOutcome> {
     const { ctx } = this;
-    const reason = step.reason as GoalStopReason;
+    const reason = step.reason;
     const { exitCode, message } = step;
     const questions = openQuestionNotes(ctx.spec.name, ctx.desk.open());
     await this.hooks.drain(ctx.limits.hookDrainMs, ctx.killSignal);
@@ -127,7 +127,7 @@ export class GoalRun {
   }
 
   /** One iteration in the mode the progress asks for; how it ended goes into the next decision. */
-  async iterate(): Promise<Stop | null> {
+  async iterate(): Promise<Stop<GoalStopReason> | null> {
     const { ctx } = this;
     this.closing = {};
     const selection = selectionFor(ctx.store.get());
@@ -176,7 +176,7 @@ export class GoalRun {
   }
 
   /** A limit or the world outside ended the iteration: waited out, or the run stops. */
-  private async givenBack(run: IterationRun, agent: AgentSetup): Promise<Stop | null> {
+  private async givenBack(run: IterationRun, agent: AgentSetup): Promise<Stop<GoalStopReason> | null> {
     const { ctx } = this;
     const { outcome } = run;
     const outside = { emit: ctx.emit, agents: this.agents, signals: [ctx.stopSignal, ctx.killSignal] };

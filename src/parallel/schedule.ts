@@ -121,7 +121,7 @@ export class Schedule {
   }
 
   /** The decision core's answer for the run as it is now. */
-  decide(): NextStep {
+  decide(): NextStep<StopReason> {
     const { run, ctx } = this;
     const { store } = run;
     const interrupt = this.interrupt();
@@ -268,9 +268,9 @@ export class Schedule {
     await Promise.race(wakeups);
   }
 
-  async finish(step: Stop): Promise<LoopOutcome> {
+  async finish(step: Stop<StopReason>): Promise<LoopOutcome> {
     const { run, ctx } = this;
-    const reason = step.reason as StopReason;
+    const reason = step.reason;
     const { exitCode, message } = step;
     await this.hooks.drain(60_000, ctx.killSignal);
     await Promise.all(this.chores);

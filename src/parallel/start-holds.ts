@@ -1,7 +1,7 @@
 import type { AgentSetup } from '../agents/adapter.js';
 import type { Stop } from '../core/next-step.js';
 import type { OutsideFailure } from '../core/outside-failure.js';
-import type { RunEventSink } from '../events/run-event.js';
+import type { RunEventSink, StopReason } from '../events/run-event.js';
 import type { AgentRotation } from '../run/agent-rotation.js';
 import { respondToLimit, respondToOutside } from '../run/outside-response.js';
 
@@ -21,7 +21,7 @@ export interface LimitHit {
 export class StartHolds {
   private readonly waits = new Set<Promise<void>>();
   /** The outside stop the run ends with, once found. */
-  stopFor: Stop | null = null;
+  stopFor: Stop<StopReason> | null = null;
 
   constructor(
     private readonly agents: AgentRotation,

@@ -63,7 +63,7 @@ export class SequentialRun {
   }
 
   /** The decision core's answer for the run as it is now: one worker, nothing running between steps. */
-  async decide(): Promise<NextStep> {
+  async decide(): Promise<NextStep<StopReason>> {
     const { ctx, state } = this;
     const interrupted = ctx.stopSignal.aborted || ctx.killSignal.aborted;
     if (!interrupted) {
@@ -131,7 +131,7 @@ export class SequentialRun {
   }
 
   /** One attempt at the story and what its end means; a stop when that end stops the run. */
-  async attempt(storyId: string): Promise<Stop | null> {
+  async attempt(storyId: string): Promise<Stop<StopReason> | null> {
     const { ctx } = this;
     const story = this.prd.stories.find((s) => s.id === storyId);
     if (!story) return null;
@@ -153,7 +153,8 @@ export class SequentialRun {
       // Asking is not failing, nor is being stopped by the user: the attempt does not count.
       this.state = undoAttempt(this.state, story.id, ctx.now());
       await saveState(ctx, this.state);
-      if (verdict.kind !== 'question') return afterStoryAttempt({ kind: 'aborted' }, ctx.limits) as Stop;
+      if (verdict.kind !== 'question')
+        return afterStoryAttempt({ kind: 'aborted' }, ctx.limits) as Stop<StopReason>;
       const { question } = verdict;
       await this.desk.ask({ id: story.id, storyId: story.id, question, iteration: this.state.iteration });
     } else await this.failed(story, result, verdict);
@@ -172,7 +173,7 @@ export class SequentialRun {
   }
 
   /** Not the story's doing (a limit, the world outside): rolled back, not counted, waited out or stopped. */
-  private async givenBack(result: AttemptResult, agent: AgentSetup): Promise<Stop | null> {
+  private async givenBack(result: AttemptResult, agent: AgentSetup): Promise<Stop<StopReason> | null> {
     const { ctx } = this;
     const { story, verdict } = result;
     await rollBack(ctx, story.id, result.state.current?.attempt ?? 1, result.headBefore);

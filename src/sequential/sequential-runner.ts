@@ -1,4 +1,3 @@
-import type { StopReason } from '../events/run-event.js';
 import { openAnswerDesk } from '../run/answer-desk.js';
 import { lockTakeoverEvent } from '../run/lock-events.js';
 import type { LoopOptions, LoopOutcome, RunContext } from '../run/run-context.js';
@@ -52,7 +51,7 @@ async function iterate(run: SequentialRun): Promise<LoopOutcome> {
     const step = await run.decide();
     switch (step.kind) {
       case 'stop':
-        return run.finish(step.reason as StopReason, step.exitCode, step.message);
+        return run.finish(step.reason, step.exitCode, step.message);
       case 'wait':
         // One worker and no holds outlive an attempt here: only --wait for an answer is left.
         await run.waitForAnswer();
@@ -62,7 +61,7 @@ async function iterate(run: SequentialRun): Promise<LoopOutcome> {
         break;
       case 'attempt': {
         const stopped = await run.attempt(step.storyId ?? '');
-        if (stopped) return run.finish(stopped.reason as StopReason, stopped.exitCode, stopped.message);
+        if (stopped) return run.finish(stopped.reason, stopped.exitCode, stopped.message);
         break;
       }
     }
