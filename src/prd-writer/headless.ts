@@ -40,7 +40,7 @@ export async function runHeadless(opts: HeadlessOptions): Promise<HeadlessRun> {
     },
   });
   // A refused login or an API out reads as it does in a run: which agent, what failed, how to fix it.
-  if (outside !== null && run.stopReason !== 'aborted') return { failure: outsideSentence(outside, setup) };
+  if (outside !== null && !opts.signal?.aborted) return { failure: outsideSentence(outside, setup) };
   const resultOk = collected.resultOk();
   const detail = (errors.at(-1) ?? (resultOk === false ? resultText : undefined) ?? run.stderr.trim())
     .split('\n')

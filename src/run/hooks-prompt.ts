@@ -34,7 +34,8 @@ export async function runPromptHook(opts: PromptHookOptions): Promise<HookExit> 
     rawLogPath: opts.outputFile,
     probeSilence: false,
   });
-  if (outside !== null && run.stopReason !== 'aborted')
+  // Stopped because the run ended is said as such below; stopped by the world outside, in the run's own words.
+  if (outside !== null && !opts.signal.aborted)
     return { exitCode: run.exitCode, error: outsideSentence(outside, agent) };
   switch (run.stopReason) {
     case 'spawn-error':
