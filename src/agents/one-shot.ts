@@ -25,7 +25,7 @@ import { runAgent } from './run-agent.js';
 import type { AgentRunResult } from './run-agent-types.js';
 import type { CommandWrapper } from './spawn-command.js';
 
-export interface OneShotRequest {
+interface OneShotRequest {
   agent: AgentSetup;
   prompt: string;
   cwd: string;
@@ -49,7 +49,7 @@ export interface OneShotRequest {
   probeSilence?: boolean;
 }
 
-export interface OneShot {
+interface OneShot {
   run: AgentRunResult;
   collected: CollectedRun;
   /** How the world outside ended the run (a refused login, a missing binary, the API out, a limit), or null. */

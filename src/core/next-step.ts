@@ -25,7 +25,7 @@ export type NextStep<Reason extends AnyStopReason = AnyStopReason> =
   /** Start one attempt: of which story (none for a goal iteration), in which role. */
   | { kind: 'attempt'; storyId?: string; role: AttemptRole };
 
-export type WaitFor =
+type WaitFor =
   /** `--wait`: a person's answer to a question the run asked. */
   | 'answer'
   /** A rate limit or an outage holds every new start (being waited out, or handed to a fallback agent). */
@@ -34,7 +34,7 @@ export type WaitFor =
   | 'running';
 
 /** What an attempt is for: a story's work, or one of goal mode's iteration kinds. */
-export type AttemptRole = 'story' | 'planning' | 'executing' | 'reflecting';
+type AttemptRole = 'story' | 'planning' | 'executing' | 'reflecting';
 
 export type Interrupt = 'none' | 'graceful' | 'immediate';
 
@@ -145,7 +145,7 @@ function parkForSpend(view: StoryRunView, storyId: string): NextStep<StopReason>
 }
 
 /** How an attempt at a story ended, as far as what comes next goes. */
-export type StoryAttemptEnd =
+type StoryAttemptEnd =
   | { kind: 'failed'; storyId: string; attempt: number; reason: string; costUsd: number }
   /** Stopped by the user: rolled back, not counted. */
   | { kind: 'aborted' };

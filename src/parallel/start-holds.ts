@@ -6,7 +6,7 @@ import type { AgentRotation } from '../run/agent-rotation.js';
 import { respondToLimit, respondToOutside } from '../run/outside-response.js';
 
 /** A rate limit one attempt (or a race's resolution) met. */
-export interface LimitHit {
+interface LimitHit {
   iteration: number;
   rateLimit?: { message: string; resetsAt?: string };
   quota?: boolean;
