@@ -3,6 +3,10 @@
  * whole environment, so tokens and keys that happen to be set (GH_TOKEN,
  * AWS_SECRET_ACCESS_KEY, NPM_TOKEN, a DATABASE_URL with its password,
  * SSH_AUTH_SOCK) stay outside unless the user lists them in `sandbox.env`.
+ * ralph's own variables stay outside whatever is listed (`RALPH_SERVE_TOKEN`
+ * would let the agent answer its own questions on the web page as the user),
+ * but for the attempt's token; the tokens ralph acts with on GitHub pass only
+ * when named exactly, never through a pattern such as `GH_*`.
  */
 
 /** A name (`GH_TOKEN`) or a prefix ending in `*` (`AWS_*`). */
@@ -19,7 +23,13 @@ export const SANDBOX_BASE_ENV: readonly EnvPattern[] = [
   'COLORTERM',
   'LANG',
   'LANGUAGE',
-  'LC_*',
+  'LC_ALL',
+  'LC_CTYPE',
+  'LC_COLLATE',
+  'LC_MESSAGES',
+  'LC_MONETARY',
+  'LC_NUMERIC',
+  'LC_TIME',
   'TZ',
   'NO_COLOR',
   'FORCE_COLOR',
@@ -68,8 +78,8 @@ export const SANDBOX_BASE_ENV: readonly EnvPattern[] = [
   'PNPM_HOME',
   'BUN_INSTALL',
   'DENO_DIR',
-  // ralph's own: the attempt's token (how a resumed run finds the agent), agent choice, test switches.
-  'RALPH_*',
+  // ralph's own: the attempt's token (how a resumed run finds the agent), nothing else of ralph's.
+  'RALPH_ATTEMPT',
   // A hook's variables (`run/hooks-vars.ts`).
   'ITERATION',
   'ITERATION_TRANSCRIPT',
@@ -81,11 +91,24 @@ export const SANDBOX_BASE_ENV: readonly EnvPattern[] = [
   'PHASE_ID',
 ];
 
+/** The one variable of ralph's own a sandboxed command sees. */
+const RALPH_INSIDE = 'RALPH_ATTEMPT';
+
+/** What ralph itself acts with on GitHub: passed in only when `sandbox.env` names it exactly. */
+export const EXACT_ONLY_ENV: readonly string[] = [
+  'GH_TOKEN',
+  'GITHUB_TOKEN',
+  'GH_ENTERPRISE_TOKEN',
+  'GITHUB_ENTERPRISE_TOKEN',
+];
+
 const matches = (name: string, pattern: EnvPattern): boolean =>
-  pattern.endsWith('*') ? name.startsWith(pattern.slice(0, -1)) : name === pattern;
+  pattern.endsWith('*')
+    ? name.startsWith(pattern.slice(0, -1)) && !EXACT_ONLY_ENV.includes(name)
+    : name === pattern;
 
 export const envAllowed = (name: string, allowed: readonly EnvPattern[]): boolean =>
-  allowed.some((pattern) => matches(name, pattern));
+  (!name.startsWith('RALPH_') || name === RALPH_INSIDE) && allowed.some((pattern) => matches(name, pattern));
 
 /** The variables of `env` the patterns allow, then `set` on top. */
 export function sandboxEnv(

@@ -58,7 +58,13 @@ export class Schedule {
   static async open(options: ScheduleOptions): Promise<Schedule> {
     const { ctx, store, workers } = options;
     const prd = await readTaskFile(ctx);
-    const limits = announceRun(ctx, prd, options.resumed, store.current.totals.costUsd);
+    const limits = announceRun(
+      ctx,
+      prd,
+      options.resumed,
+      store.current.totals.costUsd,
+      store.current.iteration,
+    );
     ctx.emit({ type: 'parallel-started', workers, prdBranch: options.prdBranch });
     const hooks = createRunHooks(ctx, (e) => ctx.emit({ ...e, worker: 'merge' }));
     const agents = runAgentRotation(ctx);

@@ -54,7 +54,7 @@ export class SequentialRun {
     desk: AnswerDesk,
   ): Promise<SequentialRun> {
     const prd = await readTaskFile(ctx);
-    const limits = announceRun(ctx, prd, resumed, state.totals.costUsd);
+    const limits = announceRun(ctx, prd, resumed, state.totals.costUsd, state.iteration);
     return new SequentialRun(ctx, state, prd, desk, iterationLimit(ctx, limits));
   }
 
