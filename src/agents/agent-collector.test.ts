@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { parseSignals } from '../../test/support/agent-text.js';
 import { parseGoalResult } from '../core/goal-result.js';
-import { parseSignals } from '../core/signals.js';
 import { collectAgentRun } from './agent-collector.js';
 import type { AgentEvent } from './agent-event.js';
 

@@ -66,7 +66,7 @@ describe('sandboxEnv', () => {
     ]);
   });
 
-  it('keeps ralph’s own variables out, whatever is listed, but the attempt’s token', () => {
+  it('never passes the serve token; ralph’s other variables only by their exact name', () => {
     const ralph = { ...USER_ENV, RALPH_SERVE_TOKEN: 'serve-secret', RALPH_AGENT: 'claude', RALPH_FILES: 'x' };
     // The old base list's `RALPH_*` let the web page's token in: the same pattern listed by the user now cannot.
     for (const listed of [['RALPH_*'], ['RALPH_SERVE_TOKEN'], ['*']]) {
@@ -75,6 +75,8 @@ describe('sandboxEnv', () => {
       expect(env.RALPH_AGENT).toBeUndefined();
       expect(env.RALPH_ATTEMPT).toBe('a1b2');
     }
+    // A variable the user named for an agent (`agent.env`), as it is.
+    expect(sandboxEnv(ralph, [...SANDBOX_BASE_ENV, 'RALPH_AGENT']).RALPH_AGENT).toBe('claude');
   });
 
   it('passes GitHub’s tokens only when named exactly, never through a pattern', () => {

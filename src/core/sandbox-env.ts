@@ -3,10 +3,11 @@
  * whole environment, so tokens and keys that happen to be set (GH_TOKEN,
  * AWS_SECRET_ACCESS_KEY, NPM_TOKEN, a DATABASE_URL with its password,
  * SSH_AUTH_SOCK) stay outside unless the user lists them in `sandbox.env`.
- * ralph's own variables stay outside whatever is listed (`RALPH_SERVE_TOKEN`
- * would let the agent answer its own questions on the web page as the user),
- * but for the attempt's token; the tokens ralph acts with on GitHub pass only
- * when named exactly, never through a pattern such as `GH_*`.
+ * `RALPH_SERVE_TOKEN` stays outside whatever is listed (it would let the
+ * agent answer its own questions on the web page as the user); the other
+ * `RALPH_*` variables and the tokens ralph acts with on GitHub pass only when
+ * named exactly (the attempt's token by the base list), never through a
+ * pattern such as `RALPH_*` or `GH_*`.
  */
 
 /** A name (`GH_TOKEN`) or a prefix ending in `*` (`AWS_*`). */
@@ -91,10 +92,15 @@ export const SANDBOX_BASE_ENV: readonly EnvPattern[] = [
   'PHASE_ID',
 ];
 
-/** The one variable of ralph's own a sandboxed command sees. */
-const RALPH_INSIDE = 'RALPH_ATTEMPT';
+/** ralph's own secrets: never passed in, whatever is listed. */
+export const NEVER_IN_SANDBOX: readonly string[] = ['RALPH_SERVE_TOKEN'];
 
-/** What ralph itself acts with on GitHub: passed in only when `sandbox.env` names it exactly. */
+/** Passed in only when listed by their exact name, never through a pattern (`GH_*`, `RALPH_*`, `*`). */
+function exactOnly(name: string): boolean {
+  return EXACT_ONLY_ENV.includes(name) || name.startsWith('RALPH_');
+}
+
+/** What ralph itself acts with on GitHub. */
 export const EXACT_ONLY_ENV: readonly string[] = [
   'GH_TOKEN',
   'GITHUB_TOKEN',
@@ -103,12 +109,10 @@ export const EXACT_ONLY_ENV: readonly string[] = [
 ];
 
 const matches = (name: string, pattern: EnvPattern): boolean =>
-  pattern.endsWith('*')
-    ? name.startsWith(pattern.slice(0, -1)) && !EXACT_ONLY_ENV.includes(name)
-    : name === pattern;
+  pattern.endsWith('*') ? name.startsWith(pattern.slice(0, -1)) && !exactOnly(name) : name === pattern;
 
 export const envAllowed = (name: string, allowed: readonly EnvPattern[]): boolean =>
-  (!name.startsWith('RALPH_') || name === RALPH_INSIDE) && allowed.some((pattern) => matches(name, pattern));
+  !NEVER_IN_SANDBOX.includes(name) && allowed.some((pattern) => matches(name, pattern));
 
 /** The variables of `env` the patterns allow, then `set` on top. */
 export function sandboxEnv(

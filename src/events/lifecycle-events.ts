@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { GOAL_MODES } from '../core/goal-types.js';
 import { STOP_REASONS } from '../core/stop-reasons.js';
 
-export type { AnyStopReason, GoalStopReason, StopReason } from '../core/stop-reasons.js';
+export type { GoalStopReason, StopReason } from '../core/stop-reasons.js';
 
 const stepCounts = z.object({ total: z.number(), completed: z.number() });
 

@@ -1,10 +1,10 @@
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { makeTempRepo, type TempRepo } from '../../test/support/temp-repo.js';
 import { mergeNoFf, setAside, untrackedCopiesOf } from './merge.js';
 import { headSha } from './repo.js';
 import { statusPorcelain } from './status.js';
-import { makeTempRepo, type TempRepo } from './testing.js';
 
 let repo: TempRepo | undefined;
 afterEach(async () => {

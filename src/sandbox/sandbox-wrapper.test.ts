@@ -10,10 +10,10 @@ import { createServer, type Server } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempRepo, type TempRepo } from '../../test/support/temp-repo.js';
 import { ATTEMPT_ENV, processesWithEnv } from '../agents/process-environ.js';
 import { terminateGroup } from '../agents/process-group.js';
 import { type CommandWrapper, spawnCommand } from '../agents/spawn-command.js';
-import { makeTempRepo, type TempRepo } from '../git/testing.js';
 import { findSandboxTool } from './sandbox-tool.js';
 import { createSandboxWrapper, type SandboxSettings } from './sandbox-wrapper.js';
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseMdDependsOn, parsePrdMd } from './parse-prd-md.js';
+import { parseMdDependsOn } from './md-field-values.js';
+import { parsePrdMd } from './parse-prd-md.js';
 
 const F = '.ralph/prds/calendar/prd.md';
 const fixture = readFileSync(new URL('../../test/fixtures/sources/prd.md', import.meta.url), 'utf8');

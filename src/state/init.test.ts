@@ -3,9 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse as parseYamlText } from 'yaml';
-import { defaultConfig, parseConfig } from './config.js';
+import { parseConfig } from './config.js';
+import { defaultConfig } from './config-schema.js';
 import { renderConfigTemplate } from './config-template.js';
-import { ensureRalphGitignore, initProject } from './init.js';
+import { ensureRalphGitignore } from './gitignore.js';
+import { initProject } from './init.js';
 import { configPath } from './layout.js';
 import { resolveTarget } from './resolve-target.js';
 

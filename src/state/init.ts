@@ -7,7 +7,7 @@ import { ensureRalphGitignore, type FileAction } from './gitignore.js';
 import { configPath, prdPaths, ralphDir } from './layout.js';
 import { listPrdNames } from './resolve-target.js';
 
-export { ensureRalphGitignore, type FileAction } from './gitignore.js';
+export type { FileAction } from './gitignore.js';
 
 export interface InitEntry {
   path: string;

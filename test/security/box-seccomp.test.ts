@@ -9,10 +9,10 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Command, type CommandWrapper, spawnCommand } from '../../src/agents/spawn-command.js';
-import { makeTempRepo, type TempRepo } from '../../src/git/testing.js';
 import { findSandboxTool } from '../../src/sandbox/sandbox-tool.js';
 import { createSandboxWrapper } from '../../src/sandbox/sandbox-wrapper.js';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
+import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';
 
 const REACH = fileURLToPath(new URL('../support/security-box-reach.py', import.meta.url));
 const PYTHON = ['/usr/bin/python3', '/usr/local/bin/python3'].find((p) => existsSync(p));

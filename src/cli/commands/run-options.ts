@@ -3,7 +3,7 @@ import { UsageError } from '../../core/errors.js';
 import { checkWebhookUrl, redactUrl } from '../../core/notification.js';
 import { PROVIDERS } from '../../state/providers.js';
 
-export type { RunOptions, WorkspaceFlags } from '../../app/command-options.js';
+export type { RunOptions } from '../../app/command-options.js';
 
 const positiveInt = (value: string): number => {
   const n = Number(value);
