@@ -1,8 +1,8 @@
 import type { AgentSetup } from '../agents/adapter.js';
+import type { CollectedUsage } from '../agents/agent-collector.js';
 import type { AgentEvent } from '../agents/agent-event.js';
 import type { CommandWrapper } from '../agents/spawn-command.js';
 import type { AgentRunFacts, AttemptShape, GateResult } from '../core/attempt-facts.js';
-import type { CollectedUsage } from './agent-collector.js';
 
 /** What the kernel reports as it goes; each loop tags these with its own iteration, story or step. */
 export type AttemptEvent =

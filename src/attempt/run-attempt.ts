@@ -1,14 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { probeAgentApi } from '../agents/api-probe.js';
-import { classifyAgentEnd } from '../agents/classify-end.js';
-import { watchOutside } from '../agents/outside-watch.js';
+import { runAgentOnce } from '../agents/one-shot.js';
 import { ATTEMPT_ENV } from '../agents/process-environ.js';
-import { runAgent } from '../agents/run-agent.js';
 import type { AttemptFacts } from '../core/attempt-facts.js';
-import { type OutsideFailure, responseTo } from '../core/outside-failure.js';
+import { responseTo } from '../core/outside-failure.js';
 import { commitsSince, headSha, statusPorcelain } from '../git/index.js';
 import { faultPoint } from '../state/fault-point.js';
-import { collectAgentRun } from './agent-collector.js';
 import type { AttemptRequest } from './attempt-request.js';
 import { runChecks } from './gates.js';
 import { startHeartbeat } from './heartbeat.js';
@@ -21,26 +17,6 @@ export interface AttemptOutcome<Said, Verdict> {
   summary: string;
   /** How long the attempt ran, agent and gates: the time a story's attempts are timed by. */
   durationMs: number;
-}
-
-/**
- * A CLI that retries without a word (OpenCode) ends silent at the idle or
- * time limit when its API is out. If the API never answered it anything and
- * cannot be reached now, the silence was the outage's, not the story's.
- */
-async function silentOutage(
-  stopReason: string,
-  worked: boolean,
-  agent: AttemptRequest<unknown, unknown>['agent'],
-): Promise<OutsideFailure | undefined> {
-  if (worked || (stopReason !== 'idle' && stopReason !== 'timeout')) return undefined;
-  const reachable = await probeAgentApi(agent);
-  if (reachable !== false) return undefined;
-  const base = agent.adapter.apiBase(agent.env, agent.extraArgs);
-  return {
-    cause: 'unreachable',
-    message: `no answer from the agent, and its API (${base}) cannot be reached`,
-  };
 }
 
 /**
@@ -62,35 +38,25 @@ export async function runAttempt<Said, Verdict>(
   const token = randomUUID();
   await request.begin(headBefore, token);
 
-  // Stops the agent early when its own retries show the API out or the login refused.
-  const early = new AbortController();
-  const watch = watchOutside(() => early.abort());
   const heartbeat = startHeartbeat(request.heartbeatMs, (beat) => emit({ type: 'agent-silent', ...beat }));
-  const collector = collectAgentRun((event) => {
-    heartbeat.heard();
-    watch.onEvent(event);
-    emit({ type: 'agent-event', event });
-  });
   let spawnRecorded: Promise<void> = Promise.resolve();
-  const run = await runAgent({
-    binaryPath: agent.binaryPath,
-    adapter: agent.adapter,
-    invocation: agent.adapter.buildInvocation({
-      prompt: request.prompt,
-      ...(agent.model ? { model: agent.model } : {}),
-      extraArgs: agent.extraArgs,
-    }),
+  const {
+    run,
+    collected: collector,
+    outside,
+  } = await runAgentOnce({
+    agent,
+    prompt: request.prompt,
     cwd,
-    env: { ...agent.env, [ATTEMPT_ENV]: token },
+    env: { [ATTEMPT_ENV]: token },
     timeoutMs: request.timeoutMs,
     idleTimeoutMs: request.idleTimeoutMs,
-    signal: AbortSignal.any([request.killSignal, early.signal]),
+    signal: request.killSignal,
     ...(request.wrap ? { wrap: request.wrap } : {}),
     rawLogPath: request.rawLogPath,
-    onEvent: collector.onEvent,
-    onStderrLine: (line) => {
-      const retry = agent.adapter.stderrRetry(line);
-      if (retry) collector.onEvent(retry);
+    onEvent: (event) => {
+      heartbeat.heard();
+      emit({ type: 'agent-event', event });
     },
     onSpawn: (pid) => {
       faultPoint('agent-spawned');
@@ -109,14 +75,6 @@ export async function runAttempt<Said, Verdict>(
     stderrTail,
   });
   const resultOk = collector.resultOk();
-  const end = collector.end();
-  const outside =
-    watch.stopped() ??
-    classifyAgentEnd(
-      { stopReason: run.stopReason, exitCode: run.exitCode, stderrTail: run.stderr, ...end },
-      agent.adapter.endHints,
-    ) ??
-    (await silentOutage(run.stopReason, end.worked, agent));
   const limited =
     outside && responseTo(outside.cause) === 'limit'
       ? { message: outside.message, ...(outside.resetsAt ? { resetsAt: outside.resetsAt } : {}) }

@@ -1,9 +1,10 @@
 import type { Spend } from './budget.js';
 import { wouldExceedCostInFlight } from './budget.js';
 import { ExitCode } from './errors.js';
+import { stopMessages } from './stop-messages.js';
 import type { Story } from './types.js';
 
-/** Parallel runs: the stop rules that apply when workers start attempts and when nothing is left to wait on. */
+/** Story runs: the stop rules that apply when an attempt would start and when nothing is left to wait on (see `nextStoryStep`). */
 
 export type StartLimit = 'max-iterations' | 'max-cost';
 
@@ -66,20 +67,12 @@ export function whenIdle(input: {
   ) => ({ kind: 'finish', reason, exitCode, message }) as const;
   if (input.remaining.length === 0) return finish('all-done', ExitCode.Success, input.allDone);
   if (input.stop === 'immediate')
-    return finish('interrupted', ExitCode.Interrupted, 'stopped; the interrupted attempts were rolled back');
-  if (input.stop === 'graceful') return finish('interrupted', ExitCode.Interrupted, 'stopped');
+    return finish('interrupted', ExitCode.Interrupted, stopMessages.interruptedAttempts);
+  if (input.stop === 'graceful') return finish('interrupted', ExitCode.Interrupted, stopMessages.interrupted);
   if (input.limit === 'max-iterations')
-    return finish(
-      'max-iterations',
-      ExitCode.LimitReached,
-      `reached the limit of ${input.maxIterations} iteration${input.maxIterations === 1 ? '' : 's'}`,
-    );
+    return finish('max-iterations', ExitCode.LimitReached, stopMessages.maxIterations(input.maxIterations));
   if (input.limit === 'max-cost')
-    return finish(
-      'max-cost',
-      ExitCode.LimitReached,
-      `stopped before exceeding the $${input.maxCostUsd} budget`,
-    );
+    return finish('max-cost', ExitCode.LimitReached, stopMessages.maxCost(input.maxCostUsd));
   if (input.holding) return { kind: 'hold' };
   const asked = input.asked ?? new Set<string>();
   const asking = input.remaining.some((s) => asked.has(s.id));

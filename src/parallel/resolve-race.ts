@@ -1,5 +1,5 @@
 import type { AgentSetup } from '../agents/adapter.js';
-import type { CollectedUsage } from '../attempt/agent-collector.js';
+import type { CollectedUsage } from '../agents/agent-collector.js';
 import { attemptBounds } from '../attempt/attempt-request.js';
 import { runAttempt } from '../attempt/run-attempt.js';
 import { RESOLVE_PROMPT } from '../core/embedded-prompts.js';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { AgentSetup } from '../agents/adapter.js';
-import type { CollectedUsage } from '../attempt/agent-collector.js';
+import type { CollectedUsage } from '../agents/agent-collector.js';
 import { runAttempt } from '../attempt/run-attempt.js';
 import type { OutsideFailure } from '../core/outside-failure.js';
 import { answeredLearning, type Question } from '../core/questions.js';

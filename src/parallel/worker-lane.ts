@@ -1,14 +1,14 @@
 import type { AgentSetup } from '../agents/adapter.js';
-import { storyBudgetReason } from '../core/budget.js';
+import { afterStoryAttempt } from '../core/next-step.js';
 import type { Story } from '../core/types.js';
 import type { AttemptFailure } from '../core/verdict.js';
 import type { RunEventSink } from '../events/run-event.js';
 import { removeStoryCheckout } from '../git/story-worktree.js';
-import { addUsage, markFailed, markParked, storyRun } from '../state/run-state-update.js';
+import { addUsage, markFailed, storyRun } from '../state/run-state-update.js';
 import { endRunning, startRunning, updateRunning } from '../state/running-attempts.js';
 import type { ParallelRun } from './parallel-run.js';
 import { releaseReservation } from './reservation.js';
-import { type StoryWorkResult, storyCheckoutOf, workStory } from './work-story.js';
+import { type StoryWorkRequest, type StoryWorkResult, storyCheckoutOf, workStory } from './work-story.js';
 
 /**
  * One worker's attempt at a story, with what the run records around it:
@@ -41,23 +41,7 @@ export async function runWorkerLane(
     ...(lastRequeue ? { lastRequeue } : {}),
     ...(requeues ? { requeues } : {}),
     answered: run.desk.answered(story.id),
-    record: {
-      started: async (start) => {
-        const state = await store.update((s) =>
-          startRunning(s, { storyId: story.id, worker, now: ctx.now(), ...start }),
-        );
-        return { iteration: state.iteration, attempt: storyRun(state, story.id).attempts };
-      },
-      spawned: async (pid) => {
-        await store.update((s) => updateRunning(s, story.id, { agentPid: pid, phase: 'agent' }));
-      },
-      token: async (token) => {
-        await store.update((s) => updateRunning(s, story.id, { agentToken: token }));
-      },
-      agentDone: async (usage) => {
-        await store.update((s) => addUsage(s, story.id, usage, ctx.now()));
-      },
-    },
+    record: laneRecord(run, story.id, worker),
   });
   // A story's time is the time its counted attempts ran.
   const counted = result.kind === 'verified' || result.kind === 'failed';
@@ -110,6 +94,26 @@ export async function runWorkerLane(
   return result;
 }
 
+/** What a lane records about its attempt as it goes: in flight (for a killed run to stop it), its agent, its spend. */
+function laneRecord(run: ParallelRun, storyId: string, worker: number): StoryWorkRequest['record'] {
+  const { ctx, store } = run;
+  return {
+    started: async (start) => {
+      const state = await store.update((s) => startRunning(s, { storyId, worker, now: ctx.now(), ...start }));
+      return { iteration: state.iteration, attempt: storyRun(state, storyId).attempts };
+    },
+    spawned: async (pid) => {
+      await store.update((s) => updateRunning(s, storyId, { agentPid: pid, phase: 'agent' }));
+    },
+    token: async (token) => {
+      await store.update((s) => updateRunning(s, storyId, { agentToken: token }));
+    },
+    agentDone: async (usage) => {
+      await store.update((s) => addUsage(s, storyId, usage, ctx.now()));
+    },
+  };
+}
+
 /**
  * A failed attempt, from a worker or the merge queue: recorded with its
  * reason (the retry's prompt shows it), the story parked once it has used
@@ -128,9 +132,10 @@ export async function recordFailure(
 ): Promise<void> {
   const { ctx } = run;
   const { story, attempt, failure, emit } = failed;
-  const spent = storyRun(run.store.current, story.id).costUsd;
-  const overBudget = storyBudgetReason(spent, ctx.limits.maxCostPerStoryUsd);
-  const park = attempt >= ctx.limits.maxRetries || overBudget !== null;
+  const costUsd = storyRun(run.store.current, story.id).costUsd;
+  const end = { kind: 'failed', storyId: story.id, attempt, reason: failure.reason, costUsd } as const;
+  const parking = afterStoryAttempt(end, ctx.limits);
+  const park = parking?.kind === 'park';
   await run.store.update((s) =>
     markFailed(endRunning(s, story.id, ctx.now()), story.id, {
       reason: failure.reason,
@@ -151,37 +156,11 @@ export async function recordFailure(
     willRetry: !park,
     ...(failed.durationMs !== undefined ? { durationMs: failed.durationMs } : {}),
   });
-  if (park) {
-    emit({
-      type: 'story-parked',
-      storyId: story.id,
-      attempts: attempt,
-      reason: overBudget ?? failure.reason,
-    });
+  if (parking?.kind === 'park') {
+    emit({ type: 'story-parked', storyId: story.id, attempts: attempt, reason: parking.reason });
     await removeStoryCheckout(run.root, storyCheckoutOf(run.ctx, story.id));
   }
   run.busy.delete(story.id);
   // Failing on its own, it no longer holds up the others' landings.
   await releaseReservation(run, story.id);
-}
-
-/**
- * Parks the stories among `ready` whose spend already reached
- * `--max-cost-per-story` (attempts in earlier runs, or a race's resolution
- * before a requeue), without starting them; a requeued story gives up the
- * landing reserved for it. Returns how many.
- */
-export async function parkSpentStories(run: ParallelRun, ready: readonly Story[]): Promise<number> {
-  const { ctx } = run;
-  let parked = 0;
-  for (const story of ready) {
-    const record = storyRun(run.store.current, story.id);
-    const reason = storyBudgetReason(record.costUsd, ctx.limits.maxCostPerStoryUsd);
-    if (reason === null) continue;
-    await run.store.update((s) => markParked(s, story.id, ctx.now()));
-    ctx.emit({ type: 'story-parked', storyId: story.id, attempts: record.attempts, reason });
-    await releaseReservation(run, story.id);
-    parked++;
-  }
-  return parked;
 }

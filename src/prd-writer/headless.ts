@@ -1,8 +1,8 @@
-/** One unattended agent run for the PRD writer, through the same runner and adapter as the loop. */
+/** One unattended agent run for the PRD writer, through the same one-shot and adapter as the loop. */
 
 import type { AgentSetup } from '../agents/adapter.js';
 import type { AgentEvent } from '../agents/agent-event.js';
-import { runAgent } from '../agents/run-agent.js';
+import { outsideSentence, runAgentOnce } from '../agents/one-shot.js';
 
 export interface HeadlessOptions {
   setup: AgentSetup;
@@ -22,33 +22,26 @@ export interface HeadlessRun {
 
 export async function runHeadless(opts: HeadlessOptions): Promise<HeadlessRun> {
   const { setup } = opts;
-  const invocation = setup.adapter.buildInvocation({
-    prompt: opts.prompt,
-    ...(setup.model ? { model: setup.model } : {}),
-    extraArgs: setup.extraArgs,
-  });
   const errors: string[] = [];
-  let resultOk: boolean | undefined;
   let resultText: string | undefined;
-  const run = await runAgent({
-    binaryPath: setup.binaryPath,
-    adapter: setup.adapter,
-    invocation,
+  const { run, collected, outside } = await runAgentOnce({
+    agent: setup,
+    prompt: opts.prompt,
     cwd: opts.cwd,
-    env: setup.env,
     timeoutMs: opts.timeoutMs,
     idleTimeoutMs: opts.idleTimeoutMs,
     ...(opts.signal ? { signal: opts.signal } : {}),
     rawLogPath: opts.rawLogPath,
+    probeSilence: false,
     onEvent: (event) => {
       if (event.type === 'error') errors.push(event.message);
-      if (event.type === 'result') {
-        resultOk = event.ok;
-        resultText = event.text;
-      }
+      if (event.type === 'result') resultText = event.text;
       opts.onEvent?.(event);
     },
   });
+  // A refused login or an API out reads as it does in a run: which agent, what failed, how to fix it.
+  if (outside !== null && !opts.signal?.aborted) return { failure: outsideSentence(outside, setup) };
+  const resultOk = collected.resultOk();
   const detail = (errors.at(-1) ?? (resultOk === false ? resultText : undefined) ?? run.stderr.trim())
     .split('\n')
     .slice(-5)

@@ -1,7 +1,6 @@
 import type { AgentSetup } from '../agents/adapter.js';
-import { runAgent } from '../agents/run-agent.js';
+import { outsideSentence, runAgentOnce } from '../agents/one-shot.js';
 import type { CommandWrapper } from '../agents/spawn-command.js';
-import { collectAgentRun } from '../attempt/agent-collector.js';
 import type { HookExit } from './hooks-command.js';
 
 export interface PromptHookOptions {
@@ -17,28 +16,27 @@ export interface PromptHookOptions {
   wrap?: CommandWrapper;
 }
 
-/** Runs a `prompt:` hook as one fresh agent session; its whole process group ends with it. */
+/**
+ * Runs a `prompt:` hook as one fresh agent session; its whole process group
+ * ends with it. An end the world outside caused (a refused login, the API
+ * out) is said as a run says it.
+ */
 export async function runPromptHook(opts: PromptHookOptions): Promise<HookExit> {
   const { agent } = opts;
-  const invocation = agent.adapter.buildInvocation({
+  const { run, collected, outside } = await runAgentOnce({
+    agent,
     prompt: opts.prompt,
-    ...(agent.model ? { model: agent.model } : {}),
-    extraArgs: agent.extraArgs,
-  });
-  const collector = collectAgentRun(() => undefined);
-  const run = await runAgent({
-    binaryPath: agent.binaryPath,
-    adapter: agent.adapter,
-    invocation,
     cwd: opts.cwd,
-    env: agent.env,
     timeoutMs: opts.timeoutMs,
     idleTimeoutMs: opts.idleTimeoutMs,
     signal: opts.signal,
     ...(opts.wrap ? { wrap: opts.wrap } : {}),
     rawLogPath: opts.outputFile,
-    onEvent: collector.onEvent,
+    probeSilence: false,
   });
+  // Stopped because the run ended is said as such below; stopped by the world outside, in the run's own words.
+  if (outside !== null && !opts.signal.aborted)
+    return { exitCode: run.exitCode, error: outsideSentence(outside, agent) };
   switch (run.stopReason) {
     case 'spawn-error':
       return { exitCode: null, error: `could not start the agent: ${firstLine(run.stderr)}` };
@@ -51,7 +49,7 @@ export async function runPromptHook(opts: PromptHookOptions): Promise<HookExit> 
     case 'exited':
       break;
   }
-  if (run.exitCode === 0 && collector.resultOk() === false) {
+  if (run.exitCode === 0 && collected.resultOk() === false) {
     return { exitCode: run.exitCode, error: 'the agent reported an error' };
   }
   if (run.exitCode !== 0) {

@@ -10,6 +10,7 @@
  */
 import type { AgentSetup } from '../agents/adapter.js';
 import { probeAgentApi } from '../agents/api-probe.js';
+import { outsideSentence } from '../agents/one-shot.js';
 import { ExitCode } from '../core/errors.js';
 import {
   describeOutage,
@@ -71,7 +72,8 @@ export async function respondToOutside(
       kind: 'stop',
       reason: 'agent-unusable',
       exitCode: ExitCode.AgentUnusable,
-      message: `${said.message}; ${said.fix}`,
+      // The same sentence a hook prompt, the PRD writer and doctor --live give for this end.
+      message: outsideSentence(failure, agent),
     };
   }
   const outage = `${name} ${describeOutage(failure.cause)}`;

@@ -86,3 +86,23 @@ export function announceFinish(
     iterationsInAll: state.totals.iterations,
   });
 }
+
+/**
+ * The run's iteration limit as steered while it runs (the TUI's +/-): read
+ * before each pick; a change is applied to the context and announced once.
+ */
+export function iterationLimit(
+  ctx: RunContext,
+  limits: { baseMaxIterations: number; maxIterations: number },
+) {
+  let current = limits.maxIterations;
+  return (): number => {
+    const steered = ctx.steering?.maxIterations ?? limits.baseMaxIterations;
+    if (steered !== current) {
+      current = steered;
+      ctx.limits = { ...ctx.limits, maxIterations: current };
+      ctx.emit({ type: 'max-iterations-changed', maxIterations: current });
+    }
+    return current;
+  };
+}

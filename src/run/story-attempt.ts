@@ -1,5 +1,5 @@
 import type { AgentSetup } from '../agents/adapter.js';
-import type { CollectedUsage } from '../attempt/agent-collector.js';
+import type { CollectedUsage } from '../agents/agent-collector.js';
 import { type AttemptEvent, type AttemptRequest, attemptBounds } from '../attempt/attempt-request.js';
 import type { Question } from '../core/questions.js';
 import type { Signals } from '../core/signals.js';

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseSignals } from '../../test/support/agent-text.js';
-import type { AgentEvent } from '../agents/agent-event.js';
 import { parseGoalResult } from '../core/goal-result.js';
 import { collectAgentRun } from './agent-collector.js';
+import type { AgentEvent } from './agent-event.js';
 
 const text = (t: string): AgentEvent => ({ type: 'assistant-text', text: t });
 const fence = '```';

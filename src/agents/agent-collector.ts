@@ -1,7 +1,7 @@
-import type { AgentEvent, ErrorEvent, RetryEvent } from '../agents/agent-event.js';
 import type { AgentText } from '../core/agent-text.js';
 import { jsonFences, parseGoalResult } from '../core/goal-result.js';
 import { SignalScanner } from '../core/signals.js';
+import type { AgentEvent, ErrorEvent, RetryEvent } from './agent-event.js';
 
 export interface CollectedUsage {
   costUsd: number;
@@ -124,3 +124,6 @@ export function collectAgentRun(forward: (event: AgentEvent) => void) {
     },
   };
 }
+
+/** What one agent run's events were folded into. */
+export type CollectedRun = ReturnType<typeof collectAgentRun>;
