@@ -4,6 +4,8 @@ import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { systemErrorReason } from '../core/errors.js';
+import { protectionRemoved } from '../core/protections.js';
+import type { CommandWrapper } from './spawn-command.js';
 
 /** Why a path cannot be executed, in the operating system's words; null when it can. */
 async function notExecutable(path: string): Promise<string | null> {
@@ -53,13 +55,16 @@ export type VersionResult = { ok: true; version: string } | { ok: false; reason:
 export function readVersion(
   binaryPath: string,
   env: NodeJS.ProcessEnv,
+  box?: { wrap: CommandWrapper; cwd: string },
   timeoutMs = 15_000,
 ): Promise<VersionResult> {
+  const asked = { file: binaryPath, args: ['--version'], cwd: box?.cwd ?? process.cwd(), env };
+  const run = box && !protectionRemoved('version-in-box') ? box.wrap(asked) : asked;
   return new Promise((done) => {
     execFile(
-      binaryPath,
-      ['--version'],
-      { env, timeout: timeoutMs, killSignal: 'SIGKILL' },
+      run.file,
+      [...run.args],
+      { env: run.env, cwd: run.cwd, timeout: timeoutMs, killSignal: 'SIGKILL' },
       (error, stdout, stderr) => {
         if (error) {
           const detail = String(stderr).trim() || error.message;

@@ -1,5 +1,5 @@
 import type { Config } from '../state/config.js';
-import type { AgentSetup } from './adapter.js';
+import type { AgentSetup, PreflightContext } from './adapter.js';
 import { resolveBinary } from './binary.js';
 import { getAdapter } from './registry.js';
 
@@ -9,6 +9,15 @@ import { getAdapter } from './registry.js';
  * warning: a fallback must never stop a run from starting.
  */
 export async function setUpFallbackAgents(
+  config: Config,
+  primary: AgentSetup,
+  warn: (message: string) => void,
+): Promise<AgentSetup[]> {
+  return checkFallbackAgents(await resolveFallbackAgents(config, primary, warn), warn);
+}
+
+/** The fallback agents whose binaries are found, not yet asked anything. */
+export async function resolveFallbackAgents(
   config: Config,
   primary: AgentSetup,
   warn: (message: string) => void,
@@ -27,12 +36,31 @@ export async function setUpFallbackAgents(
       warn(`fallback agent ${adapter.displayName} not found (${adapter.defaultBinary}); skipped`);
       continue;
     }
-    const preflight = await adapter.preflight({ binaryPath, env, isRoot: process.getuid?.() === 0 });
+    agents.push({ adapter, binaryPath, extraArgs: config.agent.args[provider] ?? [], env });
+  }
+  return agents;
+}
+
+/** Those of `agents` whose preflight passes (inside the run's sandbox when there is one). */
+export async function checkFallbackAgents(
+  agents: readonly AgentSetup[],
+  warn: (message: string) => void,
+  box?: PreflightContext['box'],
+): Promise<AgentSetup[]> {
+  const ready: AgentSetup[] = [];
+  for (const agent of agents) {
+    const { adapter, binaryPath, env } = agent;
+    const preflight = await adapter.preflight({
+      binaryPath,
+      env,
+      isRoot: process.getuid?.() === 0,
+      ...(box ? { box } : {}),
+    });
     if (!preflight.ok) {
       warn(`fallback agent ${adapter.displayName} cannot run here: ${preflight.reason}; skipped`);
       continue;
     }
-    agents.push({ adapter, binaryPath, extraArgs: config.agent.args[provider] ?? [], env });
+    ready.push(agent);
   }
-  return agents;
+  return ready;
 }

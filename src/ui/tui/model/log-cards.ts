@@ -166,6 +166,7 @@ export function toneOf(event: RunEvent): Tone {
     case 'rate-limited':
     case 'stop-requested':
     case 'task-file-restored':
+    case 'attempt-undone':
     case 'lock-taken-over':
     case 'recovered':
       return 'warn';
