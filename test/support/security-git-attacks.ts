@@ -141,10 +141,10 @@ export const commondir: GitAttack = {
   modes: ['in-place'],
   command: (place) =>
     [
-      'E="$PWD/.cache-x"',
+      'E="$PWD/.git/x"',
       'mkdir -p "$E" && cp -r .git/objects .git/refs "$E/" && { cp .git/packed-refs "$E/" 2>/dev/null || true; }',
       `printf '#!/bin/sh\\ntouch ${mark(place, 'commondir')}\\nexit 1\\n' > "$E/sign" && chmod +x "$E/sign"`,
-      `printf '[core]\\n\\trepositoryformatversion = 0\\n\\tfsmonitor = "touch ${mark(place, 'commondir')}; false"\\n[commit]\\n\\tgpgsign = true\\n[gpg]\\n\\tprogram = %s\\n' "$E/sign" > "$E/config"`,
+      `printf '[core]\\n\\trepositoryformatversion = 0\\n\\tfsmonitor = "touch ${mark(place, 'commondir')}; false"\\n[commit]\\n\\tgpgsign = true\\n[gpg]\\n\\tprogram = %s\\n[user]\\n\\tname = a\\n\\temail = a@b.c\\n' "$E/sign" > "$E/config"`,
       'echo "$E" > .git/commondir',
     ].join(' && '),
   succeeded: (_p, place) => exists(mark(place, 'commondir')),
