@@ -44,6 +44,8 @@ describe('a planted .git/commondir (--no-worktree)', () => {
     scenario = await stories();
     const s = scenario;
     const result = await s.run('in-place', ['git-layout']);
-    expect(await commondir.succeeded(s.project, s.place, 'in-place'), result.stdout + result.stderr).toBe(true);
+    expect(await commondir.succeeded(s.project, s.place, 'in-place'), result.stdout + result.stderr).toBe(
+      true,
+    );
   });
 });

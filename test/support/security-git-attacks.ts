@@ -150,18 +150,30 @@ export const commondir: GitAttack = {
   succeeded: (_p, place) => exists(mark(place, 'commondir')),
 };
 
-/** The agent binary the project's config names: a tracked wrapper in the checkout, as some teams keep. */
+/**
+ * The agent binary the project's config names: installed in the project
+ * (`node_modules/.bin/agent`, ignored by git), as some teams pin their tools,
+ * reading its settings from its package. The box keeps the binary's own
+ * folder read-only; the package's files beside it are the checkout's.
+ */
+export const WRAPPER = 'node_modules/.bin/agent';
+const WRAPPER_SETTINGS = 'node_modules/agent-settings/env.sh';
+
 export async function useWrapperAgent(p: AgentLoopProject): Promise<void> {
   const config = await p.read('.ralph/config.yaml');
   const binary = /^ {2}path: "?([^"\n]+)"?$/m.exec(config)?.[1];
   if (!binary) throw new Error('the project config names no agent path');
-  const wrapper = join(p.repo.dir, 'tools', 'agent.sh');
-  await p.repo.write('tools/agent.sh', `#!/bin/sh\nexec '${binary}' "$@"\n`);
+  const wrapper = join(p.repo.dir, WRAPPER);
+  await p.repo.write(WRAPPER_SETTINGS, '# settings\n');
+  await p.repo.write(
+    WRAPPER,
+    `#!/bin/sh\n. "$(dirname "$0")/../agent-settings/env.sh"\nexec '${binary}' "$@"\n`,
+  );
   await chmod(wrapper, 0o755);
+  await p.repo.write('.gitignore', 'node_modules/\n');
   await p.repo.write('.ralph/config.yaml', config.replace(binary, wrapper));
   await p.repo.git('add', '-A');
-  await p.repo.git('update-index', '--chmod=+x', 'tools/agent.sh');
-  await p.repo.git('commit', '-q', '-m', 'chore: agent wrapper');
+  await p.repo.git('commit', '-q', '-m', 'chore: the agent installed in the project');
 }
 
 /**
@@ -184,7 +196,7 @@ export const versionOutside: GitAttack = {
   protection: 'version-in-box',
   modes: ['in-place'],
   command: (place) =>
-    `printf '#!/bin/sh\\n[ "$1" = --version ] && touch ${mark(place, 'version')} 2>/dev/null\\nexec %s "$@"\\n' "$(tail -1 tools/agent.sh | cut -d' ' -f2)" > tools/agent.sh.new && cat tools/agent.sh.new > tools/agent.sh && rm tools/agent.sh.new && git commit -q -am 'chore: wrapper'`,
+    `printf '[ "$1" = --version ] && touch ${mark(place, 'version')} 2>/dev/null\\n' >> ${WRAPPER_SETTINGS}`,
   succeeded: (_p, place) => exists(mark(place, 'version')),
 };
 
