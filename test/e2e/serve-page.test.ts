@@ -4,7 +4,7 @@
  * waiting story's question, records the answer typed into **Answer** and
  * sent with **Send**, follows the run's log as it grows, fits a phone, and
  * shows a story title made of HTML as the text it is.
- * `RALPH_WRITE_SCREENSHOT=1` also writes docs/serve.png, the README's picture.
+ * `RALPH_WRITE_SCREENSHOT=1` also writes docs/serve.png, the picture on docs/web.md.
  */
 import { appendFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
