@@ -79,6 +79,12 @@ export async function restoreForeignRefs(cwd: string, before: RefSnapshot): Prom
   return restored;
 }
 
+/** Takes `ref` where it is now as ralph's own, before any attempt runs. */
+export async function holdOwnRef(cwd: string, ref: string): Promise<void> {
+  const sha = await git(['rev-parse', '--verify', '--quiet', ref], { cwd, allowFailure: true });
+  if (sha !== '') held.set(ref, sha);
+}
+
 /** Where ralph last put `ref` itself, if it moved it this run. */
 export function heldRef(ref: string): string | undefined {
   return held.get(ref);

@@ -62,11 +62,13 @@ describe.each(MODES)('the hostile checkout, %s', (mode) => {
     expect(await s.project.repo.git('rev-parse', 'release')).toBe(releaseBefore);
     expect(result.stdout).toContain('put back refs/heads/release, which the attempt moved');
     expect(result.stdout).toContain('put back refs/tags/planted-tag, which the attempt created');
-    expect(result.stdout).toContain('removed .ralph/prds/demo/progress.md');
-    // The learning went where ralph keeps it, in the branch, not through the link.
-    expect(await s.project.repo.git('show', `${branch}:.ralph/prds/demo/progress.md`)).toContain(
-      'evil.example',
-    );
+    if (attacks.includes(progressLink)) {
+      expect(result.stdout).toContain('removed .ralph/prds/demo/progress.md');
+      // The learning went where ralph keeps it, in the branch, not through the link.
+      expect(await s.project.repo.git('show', `${branch}:.ralph/prds/demo/progress.md`)).toContain(
+        'evil.example',
+      );
+    }
   });
 
   // Sequential in its worktree and in place always; the parallel run's with RALPH_SECURITY_FULL=1.
