@@ -85,6 +85,13 @@ export async function holdOwnRef(cwd: string, ref: string): Promise<void> {
   if (sha !== '') held.set(ref, sha);
 }
 
+/** After ralph moved the branch `cwd` has checked out itself (a hook's work landed): a held branch follows. */
+export async function noteOwnBranchMove(cwd: string): Promise<void> {
+  if (held.size === 0) return;
+  const ref = await git(['symbolic-ref', '--quiet', 'HEAD'], { cwd, allowFailure: true });
+  if (ref !== '' && held.has(ref)) await holdOwnRef(cwd, ref);
+}
+
 /** Where ralph last put `ref` itself, if it moved it this run. */
 export function heldRef(ref: string): string | undefined {
   return held.get(ref);
