@@ -4,12 +4,19 @@
 // so other work on a shared machine does not count. Target: >= 200 MB/s.
 //   node bench/signals.mjs        (after npm run build)
 import { fileURLToPath } from 'node:url';
-import { parseSignals } from '../dist/core/signals.js';
+import { SignalScanner } from '../dist/core/signals.js';
 import { assistantBlocks } from './assistant-text.mjs';
 import { interleaved, printRows, RUNS } from './lib.mjs';
 
 const MB = 1e6;
 const SIZE = Number(process.env.BENCH_SIGNALS_MB ?? 50) * MB;
+
+/** Every signal in the text blocks, through the scanner an attempt's collector feeds as the agent streams. */
+function parseSignals(text) {
+  const scanner = new SignalScanner();
+  for (const block of typeof text === 'string' ? [text] : text) scanner.add(block);
+  return scanner.result();
+}
 
 /** MB per CPU-second of `fn` over `bytes` of text. */
 function throughput(bytes, fn) {

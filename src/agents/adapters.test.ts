@@ -1,12 +1,12 @@
 /** The command lines every adapter builds, and the registry that holds them. */
 import { describe, expect, it } from 'vitest';
 import { PROVIDERS } from '../state/config-schema.js';
-import { buildAmpInvocation } from './amp/amp-adapter.js';
-import { MAX_PROMPT_ARG_BYTES } from './claude/claude-adapter.js';
-import { buildCodexInvocation } from './codex/codex-adapter.js';
-import { buildCursorInvocation } from './cursor/cursor-adapter.js';
-import { buildGeminiInvocation } from './gemini/gemini-adapter.js';
-import { buildOpencodeInvocation } from './opencode/opencode-adapter.js';
+import { ampAdapter } from './amp/amp-adapter.js';
+import { codexAdapter } from './codex/codex-adapter.js';
+import { cursorAdapter } from './cursor/cursor-adapter.js';
+import { MAX_PROMPT_ARG_BYTES } from './define-adapter.js';
+import { geminiAdapter } from './gemini/gemini-adapter.js';
+import { opencodeAdapter } from './opencode/opencode-adapter.js';
 import { adapterNames, getAdapter } from './registry.js';
 
 const dashed = '- [ ] do it';
@@ -34,14 +34,16 @@ describe('registry', () => {
 describe('codex invocation', () => {
   const BASE = ['exec', '--json', '--dangerously-bypass-approvals-and-sandbox', '--skip-git-repo-check'];
   it('puts the prompt last after --, stdin empty', () => {
-    expect(buildCodexInvocation({ prompt: dashed, model: 'gpt-5', extraArgs: ['-c', 'x=1'] })).toEqual({
+    expect(
+      codexAdapter.buildInvocation({ prompt: dashed, model: 'gpt-5', extraArgs: ['-c', 'x=1'] }),
+    ).toEqual({
       args: [...BASE, '--model', 'gpt-5', '-c', 'x=1', '--', dashed],
       env: {},
       stdin: 'ignore',
     });
   });
   it('reads a prompt too big for one argument from stdin (`-`)', () => {
-    expect(buildCodexInvocation({ prompt: big })).toEqual({
+    expect(codexAdapter.buildInvocation({ prompt: big })).toEqual({
       args: [...BASE, '-'],
       env: {},
       stdin: { text: big },
@@ -52,21 +54,25 @@ describe('codex invocation', () => {
 describe('gemini invocation', () => {
   const BASE = ['--output-format', 'stream-json', '--yolo', '--skip-trust'];
   it('passes the prompt in the --prompt= form, so a leading dash is not an option', () => {
-    expect(buildGeminiInvocation({ prompt: dashed, model: 'gemini-2.5-pro' })).toEqual({
+    expect(geminiAdapter.buildInvocation({ prompt: dashed, model: 'gemini-2.5-pro' })).toEqual({
       args: [...BASE, '--model', 'gemini-2.5-pro', `--prompt=${dashed}`],
       env: {},
       stdin: 'ignore',
     });
   });
   it('sends a big prompt on stdin', () => {
-    expect(buildGeminiInvocation({ prompt: big })).toEqual({ args: BASE, env: {}, stdin: { text: big } });
+    expect(geminiAdapter.buildInvocation({ prompt: big })).toEqual({
+      args: BASE,
+      env: {},
+      stdin: { text: big },
+    });
   });
 });
 
 describe('opencode invocation', () => {
   it('always sends the prompt on stdin', () => {
     expect(
-      buildOpencodeInvocation({
+      opencodeAdapter.buildInvocation({
         prompt: dashed,
         model: 'anthropic/claude-sonnet-4',
         extraArgs: ['--agent', 'build'],
@@ -93,7 +99,7 @@ describe('opencode invocation', () => {
 
 describe('amp invocation', () => {
   it('runs execute mode with the prompt on stdin, and passes no model', () => {
-    expect(buildAmpInvocation({ prompt: dashed, model: 'ignored' })).toEqual({
+    expect(ampAdapter.buildInvocation({ prompt: dashed, model: 'ignored' })).toEqual({
       args: ['--execute', '--stream-json', '--dangerously-allow-all'],
       env: {},
       stdin: { text: dashed },
@@ -104,13 +110,13 @@ describe('amp invocation', () => {
 describe('cursor invocation', () => {
   const BASE = ['--print', '--output-format', 'stream-json', '--force', '--trust'];
   it('puts the prompt last after --', () => {
-    expect(buildCursorInvocation({ prompt: dashed, model: 'sonnet-4' })).toEqual({
+    expect(cursorAdapter.buildInvocation({ prompt: dashed, model: 'sonnet-4' })).toEqual({
       args: [...BASE, '--model', 'sonnet-4', '--', dashed],
       env: {},
       stdin: 'ignore',
     });
   });
   it('sends a big prompt on stdin', () => {
-    expect(buildCursorInvocation({ prompt: big }).stdin).toEqual({ text: big });
+    expect(cursorAdapter.buildInvocation({ prompt: big }).stdin).toEqual({ text: big });
   });
 });

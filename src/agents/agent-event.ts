@@ -109,14 +109,8 @@ export const AgentEventSchema = z.discriminatedUnion('type', [
 ]);
 
 export type SessionStartedEvent = z.infer<typeof SessionStartedEventSchema>;
-export type AssistantTextEvent = z.infer<typeof AssistantTextEventSchema>;
-export type ToolStartedEvent = z.infer<typeof ToolStartedEventSchema>;
-export type ToolFinishedEvent = z.infer<typeof ToolFinishedEventSchema>;
 export type UsageEvent = z.infer<typeof UsageEventSchema>;
 export type ResultEvent = z.infer<typeof ResultEventSchema>;
 export type ErrorEvent = z.infer<typeof ErrorEventSchema>;
 export type RetryEvent = z.infer<typeof RetryEventSchema>;
-export type UnknownEvent = z.infer<typeof UnknownEventSchema>;
-export type GarbageEvent = z.infer<typeof GarbageEventSchema>;
 export type AgentEvent = z.infer<typeof AgentEventSchema>;
-export type AgentEventType = AgentEvent['type'];

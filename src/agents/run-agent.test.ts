@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isProcessAlive, waitForDeath } from '../../test/support/process-alive.js';
 import { makeTempDir, removeTempDir } from '../../test/support/temp-dir.js';
 import type { AgentEvent } from './agent-event.js';
-import { type AdapterLike, type RunAgentOptions, runAgent } from './run-agent.js';
+import { runAgent } from './run-agent.js';
+import type { AdapterLike, RunAgentOptions } from './run-agent-types.js';
 
 const FAKE_AGENT = fileURLToPath(new URL('../../test/support/fake-agents/fake-agent.mjs', import.meta.url));
 

@@ -9,10 +9,10 @@ import { BoundedTail } from './bounded-tail.js';
 import { LineSplitter, type SplitLine } from './line-splitter.js';
 import { signalGroup, terminateGroup } from './process-group.js';
 import { openRawLog } from './raw-log.js';
-import type { AdapterLike, AgentRunResult, RunAgentOptions, StopReason } from './run-agent-types.js';
+import type { AgentRunResult, RunAgentOptions, StopReason } from './run-agent-types.js';
 import { spawnCommand } from './spawn-command.js';
 
-export type { AdapterLike, AgentRunResult, RunAgentOptions, StopReason };
+export type { AgentRunResult, RunAgentOptions };
 
 const DEFAULT_MAX_LINE_BYTES = 10 * 1024 * 1024;
 const DEFAULT_KILL_GRACE_MS = 3000;

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { parseSignals } from '../../test/support/agent-text.js';
 import type { AgentEvent } from '../agents/agent-event.js';
 import { parseGoalResult } from '../core/goal-result.js';
-import { parseSignals } from '../core/signals.js';
 import { collectAgentRun } from './agent-collector.js';
 
 const text = (t: string): AgentEvent => ({ type: 'assistant-text', text: t });

@@ -8,29 +8,48 @@
  */
 import { inertJson, jsonText, visibleText } from '../core/visible-text.js';
 
+/**
+ * A reader that went away (`ralph run --headless | head`) is no reason to
+ * stop: a run killed by the write that met the closed pipe died mid-check
+ * and left its log unflushed. Once stdout or stderr is closed, what would go
+ * there is dropped; the run goes on, and its `ralph.log` and `events.jsonl`
+ * keep everything.
+ */
+const closed = { stdout: false, stderr: false };
+for (const name of ['stdout', 'stderr'] as const) {
+  process[name].on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    closed[name] = true;
+  });
+}
+
+function write(name: 'stdout' | 'stderr', text: string): void {
+  if (!closed[name]) process[name].write(text);
+}
+
 /** Lines for a person on stdout (no argument: an empty line). */
 export function print(text = ''): void {
-  process.stdout.write(`${visibleText(text)}\n`);
+  write('stdout', `${visibleText(text)}\n`);
 }
 
 /** Lines for a person on stderr: errors, warnings, progress beside a data output. */
 export function printError(text: string): void {
-  process.stderr.write(`${visibleText(text)}\n`);
+  write('stderr', `${visibleText(text)}\n`);
 }
 
 /** Text for a person on stdout as it is, with no line break added (a whole listing, a log file). */
 export function printText(text: string): void {
-  process.stdout.write(visibleText(text));
+  write('stdout', visibleText(text));
 }
 
 /** A value as JSON (`--json`), pretty-printed unless `indent` is 0. */
 export function printJson(value: unknown, indent = 2): void {
-  process.stdout.write(`${jsonText(value, indent === 0 ? undefined : indent)}\n`);
+  write('stdout', `${jsonText(value, indent === 0 ? undefined : indent)}\n`);
 }
 
 /** JSON text already made (an NDJSON event line): written exact, any raw control character escaped. */
 export function writeJsonText(json: string): void {
-  process.stdout.write(inertJson(json));
+  write('stdout', inertJson(json));
 }
 
 /**
@@ -39,5 +58,5 @@ export function writeJsonText(json: string): void {
  * as symbols when it is a terminal, where a person reads it.
  */
 export function printData(text: string): void {
-  process.stdout.write(process.stdout.isTTY ? visibleText(text) : text);
+  write('stdout', process.stdout.isTTY ? visibleText(text) : text);
 }

@@ -45,12 +45,21 @@ export async function sandboxLines(request: SandboxLineRequest): Promise<string[
     invocation.stdin === 'ignore'
       ? `${PROMPT_MARK} stands for the prompt above`
       : 'the prompt above on its stdin';
+  // The filter travels on a descriptor a shell line cannot give: shown in words, so the line runs as printed.
+  const seccomp = command.args.indexOf('--seccomp');
+  const shown =
+    seccomp >= 0 ? command.args.filter((_, i) => i !== seccomp && i !== seccomp + 1) : command.args;
   return [
     `sandbox (${wrap.label}): the agent starts as (${prompt}):`,
-    `  ${shellLine([command.file, ...command.args])}`,
+    `  ${shellLine([command.file, ...shown])}`,
     `  in ${request.checkout}, with ${passed.join(' ')}`,
     ...(left.length > 0
       ? [`  left outside: ${left.join(' ')} (list what the agent needs in sandbox.env)`]
+      : []),
+    ...(seccomp >= 0
+      ? [
+          '  plus a seccomp filter (bwrap --seccomp: ptrace, process_vm_readv/writev and pidfd_getfd refused), and the agent state folders shown from a copy made for the run',
+        ]
       : []),
   ];
 }

@@ -282,7 +282,11 @@ export async function showTui(
   process.on('SIGHUP', onTerm);
   try {
     const { runTui } = await importTui();
-    const exit = await runTui(session, { signal: abort.signal });
+    const exit = await runTui(session, {
+      stdin: process.stdin,
+      stdout: process.stdout,
+      signal: abort.signal,
+    });
     // Closed by SIGTERM or SIGHUP: the terminal may be gone, and nobody reads a summary.
     if (abort.signal.aborted) return exit.code;
     for (const line of await summarize(exit)) print(line);

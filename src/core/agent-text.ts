@@ -1,10 +1,9 @@
-import { type GoalResultParse, parseGoalResult } from './goal-result.js';
-import { parseSignals, type Signals } from './signals.js';
+import type { GoalResultParse } from './goal-result.js';
+import type { Signals } from './signals.js';
 
 /**
  * What an attempt's shape reads from the agent's own assistant text. The
- * agent collector reads it as the text streams, without keeping the text;
- * `agentText` reads it from texts at hand.
+ * agent collector reads it as the text streams, without keeping the text.
  */
 export interface AgentText {
   /** Every signal, in order. */
@@ -12,8 +11,3 @@ export interface AgentText {
   /** Goal mode's JSON result block, from the last text that has one. */
   goalResult(): GoalResultParse;
 }
-
-export const agentText = (texts: readonly string[]): AgentText => ({
-  signals: () => parseSignals(texts),
-  goalResult: () => parseGoalResult(texts),
-});

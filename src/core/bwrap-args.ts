@@ -34,14 +34,17 @@ function byDepth<T extends { path: string; rank: number }>(entries: T[]): T[] {
 /** `bwrap <these> -- <command>`: the command runs in `cwd`, inside the plan. */
 export function bwrapArgs(plan: SandboxPlan, cwd: string): string[] {
   const args = [...BWRAP_ISOLATION, ...(plan.network === 'none' ? ['--unshare-net'] : [])];
-  args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
+  // /proc read-only: a program inside cannot write another's memory through /proc/<pid>/mem (the seccomp
+  // filter refuses ptrace and process_vm_writev, the other ways in).
+  args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--remount-ro', '/proc');
   const empty = byDepth([...plan.hidden, plan.scratch].map((p) => ({ path: p, rank: 0 })));
   for (const { path } of empty) args.push('--tmpfs', path);
   const shown = byDepth([
     ...plan.readOnly.map((p) => ({ path: p, rank: 0, flag: '--ro-bind' })),
     ...plan.writable.map((p) => ({ path: p, rank: 1, flag: '--bind' })),
   ]);
-  for (const { path, flag } of shown) args.push(flag, path, path);
+  for (const { path, flag } of shown)
+    args.push(flag, flag === '--bind' ? (plan.sources[path] ?? path) : path, path);
   for (const { path } of byDepth(plan.protected.map((p) => ({ path: p, rank: 0 })))) {
     args.push('--ro-bind', path, path);
   }

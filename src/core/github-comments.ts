@@ -1,10 +1,11 @@
 /**
  * What ralph writes on a GitHub issue: its labels and its comments. Text
- * from the agent (a park reason, a question) is quoted in a code block, so
- * GitHub shows it as written: no Markdown, no HTML, no @mention of anyone.
+ * from the agent (a park reason, a question) is quoted in a code block, a
+ * commit subject in a code span, so GitHub shows it as written: no Markdown,
+ * no HTML, no image or link, no @mention of anyone.
  */
 import { formatUsd } from './money.js';
-import { visibleText } from './visible-text.js';
+import { visibleLine, visibleText } from './visible-text.js';
 
 /** The labels ralph sets; the body of an issue is never edited. */
 export const RALPH_LABELS = {
@@ -29,6 +30,20 @@ export function quoted(text: string): string {
 
 const code = (text: string): string => `\`${text.replace(/`/g, "'")}\``;
 
+/**
+ * One line of others' text (a commit subject) as an inline code span, so
+ * GitHub renders it as written: no @mention, no image, no link, no Markdown.
+ * The span's backticks outnumber any run inside it; newlines, bidi and
+ * zero-width characters show as symbols.
+ */
+export function inlineQuoted(text: string): string {
+  const line = visibleLine(text).trim() || '(empty)';
+  const longest = Math.max(0, ...[...line.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = line.startsWith('`') || line.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${line}${pad}${fence}`;
+}
+
 export interface PassComment {
   storyId: string;
   commits: readonly { sha: string; subject: string }[];
@@ -39,7 +54,7 @@ export interface PassComment {
 
 export function passComment(pass: PassComment): string {
   const where = pass.branch ? ` on ${code(pass.branch)}` : '';
-  const commits = pass.commits.map((c) => `- ${c.sha} ${visibleText(c.subject).replace(/\s+/g, ' ')}`);
+  const commits = pass.commits.map((c) => `- ${c.sha} ${inlineQuoted(c.subject)}`);
   const attempts = `${pass.attempt} attempt${pass.attempt === 1 ? '' : 's'}`;
   return [
     `ralph verified ${pass.storyId}${where}: the agent's DONE signal, a new commit, the checks and a clean tree.`,

@@ -15,3 +15,11 @@ export function formatUsd(amount: number): string {
 }
 
 const SMALLEST = 0.0001;
+
+/**
+ * A sum of dollar amounts as data (webhooks, JSON): to a millionth of a
+ * dollar, so floating-point residue (0.011000000000000001) never shows.
+ */
+export function roundUsd(amount: number): number {
+  return Math.round(amount * 1e6) / 1e6;
+}

@@ -52,7 +52,6 @@ export function responseTo(cause: OutsideCause): OutsideResponse {
 }
 
 export const isOutage = (cause: OutsideCause): boolean => responseTo(cause) === 'outage';
-export const stopsTheRun = (cause: OutsideCause): boolean => responseTo(cause) === 'stop';
 
 /** How an outage is named in a sentence. */
 export function describeOutage(cause: OutsideCause): string {

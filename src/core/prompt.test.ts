@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseSignals } from '../../test/support/agent-text.js';
 import { STORY_PROMPT } from './embedded-prompts.js';
 import {
   buildStoryPrompt,
@@ -7,7 +8,6 @@ import {
   type StoryPromptInput,
   TemplateError,
 } from './prompt.js';
-import { parseSignals } from './signals.js';
 
 describe('renderTemplate', () => {
   it('substitutes placeholders, with or without inner spaces', () => {

@@ -14,7 +14,6 @@ const Timestamp = z.iso.datetime({ offset: true });
 export const MAX_ANSWER_LENGTH = 20_000;
 
 export const AnswerSchema = z.object({ text: z.string().min(1), at: Timestamp });
-export type Answer = z.infer<typeof AnswerSchema>;
 
 export const QuestionSchema = z.object({
   /** What `ralph answer` takes: the story's id, or `Q<iteration>` on a goal run. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agentText } from './agent-text.js';
+import { agentText } from '../../test/support/agent-text.js';
 import type { AgentRunFacts, AttemptFacts } from './attempt-facts.js';
 import { acceptResolution, resolutionShape } from './resolution-shape.js';
 import type { Signals } from './signals.js';

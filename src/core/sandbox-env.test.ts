@@ -65,4 +65,27 @@ describe('sandboxEnv', () => {
       'XDG_RUNTIME_DIR',
     ]);
   });
+
+  it('never passes the serve token; ralph’s other variables only by their exact name', () => {
+    const ralph = { ...USER_ENV, RALPH_SERVE_TOKEN: 'serve-secret', RALPH_AGENT: 'claude', RALPH_FILES: 'x' };
+    // The old base list's `RALPH_*` let the web page's token in: the same pattern listed by the user now cannot.
+    for (const listed of [['RALPH_*'], ['RALPH_SERVE_TOKEN'], ['*']]) {
+      const env = sandboxEnv(ralph, [...SANDBOX_BASE_ENV, ...listed]);
+      expect(env.RALPH_SERVE_TOKEN).toBeUndefined();
+      expect(env.RALPH_AGENT).toBeUndefined();
+      expect(env.RALPH_ATTEMPT).toBe('a1b2');
+    }
+    // A variable the user named for an agent (`agent.env`), as it is.
+    expect(sandboxEnv(ralph, [...SANDBOX_BASE_ENV, 'RALPH_AGENT']).RALPH_AGENT).toBe('claude');
+  });
+
+  it('passes GitHub’s tokens only when named exactly, never through a pattern', () => {
+    expect(sandboxEnv(USER_ENV, [...SANDBOX_BASE_ENV, 'GH_*', 'GITHUB_*', '*']).GH_TOKEN).toBeUndefined();
+    expect(sandboxEnv(USER_ENV, [...SANDBOX_BASE_ENV, 'GH_*', 'GITHUB_*']).GITHUB_TOKEN).toBeUndefined();
+    expect(sandboxEnv(USER_ENV, [...SANDBOX_BASE_ENV, 'GITHUB_TOKEN']).GITHUB_TOKEN).toBe('ghs_secret');
+  });
+
+  it('names every base variable exactly', () => {
+    expect(SANDBOX_BASE_ENV.filter((name) => name.includes('*'))).toEqual([]);
+  });
 });

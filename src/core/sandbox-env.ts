@@ -3,6 +3,11 @@
  * whole environment, so tokens and keys that happen to be set (GH_TOKEN,
  * AWS_SECRET_ACCESS_KEY, NPM_TOKEN, a DATABASE_URL with its password,
  * SSH_AUTH_SOCK) stay outside unless the user lists them in `sandbox.env`.
+ * `RALPH_SERVE_TOKEN` stays outside whatever is listed (it would let the
+ * agent answer its own questions on the web page as the user); the other
+ * `RALPH_*` variables and the tokens ralph acts with on GitHub pass only when
+ * named exactly (the attempt's token by the base list), never through a
+ * pattern such as `RALPH_*` or `GH_*`.
  */
 
 /** A name (`GH_TOKEN`) or a prefix ending in `*` (`AWS_*`). */
@@ -19,7 +24,13 @@ export const SANDBOX_BASE_ENV: readonly EnvPattern[] = [
   'COLORTERM',
   'LANG',
   'LANGUAGE',
-  'LC_*',
+  'LC_ALL',
+  'LC_CTYPE',
+  'LC_COLLATE',
+  'LC_MESSAGES',
+  'LC_MONETARY',
+  'LC_NUMERIC',
+  'LC_TIME',
   'TZ',
   'NO_COLOR',
   'FORCE_COLOR',
@@ -68,8 +79,8 @@ export const SANDBOX_BASE_ENV: readonly EnvPattern[] = [
   'PNPM_HOME',
   'BUN_INSTALL',
   'DENO_DIR',
-  // ralph's own: the attempt's token (how a resumed run finds the agent), agent choice, test switches.
-  'RALPH_*',
+  // ralph's own: the attempt's token (how a resumed run finds the agent), nothing else of ralph's.
+  'RALPH_ATTEMPT',
   // A hook's variables (`run/hooks-vars.ts`).
   'ITERATION',
   'ITERATION_TRANSCRIPT',
@@ -81,11 +92,27 @@ export const SANDBOX_BASE_ENV: readonly EnvPattern[] = [
   'PHASE_ID',
 ];
 
+/** ralph's own secrets: never passed in, whatever is listed. */
+export const NEVER_IN_SANDBOX: readonly string[] = ['RALPH_SERVE_TOKEN'];
+
+/** Passed in only when listed by their exact name, never through a pattern (`GH_*`, `RALPH_*`, `*`). */
+function exactOnly(name: string): boolean {
+  return EXACT_ONLY_ENV.includes(name) || name.startsWith('RALPH_');
+}
+
+/** What ralph itself acts with on GitHub. */
+export const EXACT_ONLY_ENV: readonly string[] = [
+  'GH_TOKEN',
+  'GITHUB_TOKEN',
+  'GH_ENTERPRISE_TOKEN',
+  'GITHUB_ENTERPRISE_TOKEN',
+];
+
 const matches = (name: string, pattern: EnvPattern): boolean =>
-  pattern.endsWith('*') ? name.startsWith(pattern.slice(0, -1)) : name === pattern;
+  pattern.endsWith('*') ? name.startsWith(pattern.slice(0, -1)) && !exactOnly(name) : name === pattern;
 
 export const envAllowed = (name: string, allowed: readonly EnvPattern[]): boolean =>
-  allowed.some((pattern) => matches(name, pattern));
+  !NEVER_IN_SANDBOX.includes(name) && allowed.some((pattern) => matches(name, pattern));
 
 /** The variables of `env` the patterns allow, then `set` on top. */
 export function sandboxEnv(

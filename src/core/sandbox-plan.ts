@@ -33,6 +33,12 @@ export interface SandboxFacts {
   scratch: string;
   /** The agents' own state directories and files (`~/.claude`, `CODEX_HOME`, ...): writable. */
   agentPaths: readonly string[];
+  /**
+   * What each agent path is shown from, when not itself: the run's copy of
+   * it, so what the agent writes there never reaches the real one (bubblewrap
+   * only; sandbox-exec cannot show one path at another).
+   */
+  agentSources?: Readonly<Record<string, string>>;
   /** What the command needs to run and may read: the agents' installs, Node, git config, `sandbox.allowRead`. */
   readPaths: readonly string[];
   /** `sandbox.allowWrite`. */
@@ -54,6 +60,8 @@ export interface SandboxPlan {
   /** Shown read-only inside the hidden directories. */
   readOnly: string[];
   writable: string[];
+  /** A writable path shown from another (an agent's state from the run's copy of it); else itself. */
+  sources: Record<string, string>;
   /**
    * Read-only inside the writable paths whatever else says: what would let
    * the command run code outside the sandbox later (git hooks, git config),
@@ -150,6 +158,12 @@ export function planSandbox(facts: SandboxFacts, exists: (p: string) => boolean)
     scratch: path.resolve(facts.scratch),
     readOnly,
     writable,
+    sources: Object.fromEntries(
+      Object.entries(facts.agentSources ?? {}).map(([shown, from]) => [
+        path.resolve(shown),
+        path.resolve(from),
+      ]),
+    ),
     protected: protectedPaths,
     masked: facts.masks.map((m) => ({ ...m, path: path.resolve(m.path) })),
     pinned,

@@ -6,8 +6,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { parseSignals } from '../../test/support/agent-text.js';
 import { maskCode } from './mask-code.js';
-import { type FailSignal, type OutcomeSignal, parseSignals, SignalScanner, type Signals } from './signals.js';
+import { type FailSignal, type OutcomeSignal, SignalScanner, type Signals } from './signals.js';
 
 const RUNS = Number(process.env.RALPH_PROPERTY_RUNS ?? 3000);
 

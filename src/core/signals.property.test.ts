@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseSignals } from './signals.js';
+import { parseSignals } from '../../test/support/agent-text.js';
 
 // Prose that can neither open code nor form a tag or a legacy marker by accident.
 const PROSE_CHARS = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .,;:!?()-'];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { interpretSignals, maskCode, parseSignals } from './signals.js';
+import { parseSignals } from '../../test/support/agent-text.js';
+import { interpretSignals, maskCode } from './signals.js';
 
 const fence = '```';
 

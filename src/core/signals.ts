@@ -150,13 +150,6 @@ export class SignalScanner {
   }
 }
 
-/** Reads every signal from the agent's assistant text (one string, or its text blocks in order). */
-export function parseSignals(text: string | readonly string[]): Signals {
-  const scanner = new SignalScanner();
-  for (const block of typeof text === 'string' ? [text] : text) scanner.add(block);
-  return scanner.result();
-}
-
 /**
  * A copy of a piece of a block that does not keep the whole block in memory,
  * as V8's slices of a string do: a run's text blocks must be free to go.

@@ -95,6 +95,8 @@ describe('checkStoryQuality', () => {
   it('asks for a typecheck or test criterion', () => {
     const s = story({ id: 'US-008', acceptanceCriteria: ['Daily job finds invoices past due_on'] });
     expect(messages(s)).toEqual(['no criterion names a check (e.g. "Typecheck passes", "Tests pass")']);
+    // With `checks:` in the config every story is gated: no such criterion is needed.
+    expect(messages(s, { gated: true })).toEqual([]);
     expect(hasCheckCriterion(['A test covers the output'])).toBe(true);
     expect(hasCheckCriterion(['npm run typecheck passes'])).toBe(true);
   });

@@ -30,6 +30,8 @@ export interface QualityOptions {
   limits?: Partial<QualityLimits>;
   /** The stories of an earlier version (the committed file, or the PRD before an edit). */
   previous?: readonly PreviousStory[];
+  /** The config's `checks:` gate every story: a criterion naming a check adds nothing to them. */
+  gated?: boolean;
 }
 
 const VAGUE =
@@ -124,13 +126,16 @@ export function checkStoryQuality(
 ): ValidationIssue[] {
   const limits = { ...DEFAULT_QUALITY_LIMITS, ...options.limits };
   const previous = new Map((options.previous ?? []).map((p) => [p.id, p]));
-  return stories.flatMap((story) => storyIssues(story, limits, previous.get(story.id)));
+  return stories.flatMap((story) =>
+    storyIssues(story, limits, previous.get(story.id), options.gated === true),
+  );
 }
 
 function storyIssues(
   story: Story,
   limits: QualityLimits,
   previous: PreviousStory | undefined,
+  gated: boolean,
 ): ValidationIssue[] {
   const messages: string[] = [...controlCharacterWarnings(story)];
   const criteria = story.acceptanceCriteria.filter((c) => c.trim() !== '');
@@ -158,7 +163,7 @@ function storyIssues(
   if (criteria.length > 0 && isUiStory(story) && !hasBrowserCheck(criteria)) {
     messages.push('looks like UI work but no criterion verifies it in a browser (e.g. "Verify in browser")');
   }
-  if (criteria.length > 0 && !hasCheckCriterion(criteria)) {
+  if (criteria.length > 0 && !gated && !hasCheckCriterion(criteria)) {
     messages.push('no criterion names a check (e.g. "Typecheck passes", "Tests pass")');
   }
   if (previous && !sameStoryTitle(previous.title, story.title)) {

@@ -82,12 +82,6 @@ export type Verdict =
   /** The agent could not be used, or its API was out: never the story's fault. */
   | { kind: 'outside'; reason: string; failure: OutsideFailure };
 
-export const isFailure = (verdict: Verdict): verdict is AttemptFailure =>
-  verdict.kind !== 'pass' &&
-  verdict.kind !== 'rate-limited' &&
-  verdict.kind !== 'question' &&
-  verdict.kind !== 'outside';
-
 /**
  * Whether the gates are worth running: the agent claimed this story, made a
  * commit and left the tree clean. Without those the attempt fails anyway, and

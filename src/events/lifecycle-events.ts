@@ -42,8 +42,10 @@ export const RunStartedSchema = z.object({
   project: z.string(),
   agent: z.string(),
   cwd: z.string(),
-  /** The last iteration this session may start. */
+  /** How many iterations this session may start. */
   maxIterations: z.number(),
+  /** The number of the last one, counting on from earlier sessions' iterations: the `N/last` of each iteration. */
+  lastIteration: z.number().optional(),
   /** Stories (or a goal's steps) not done yet. */
   remaining: z.number(),
   resumed: z.boolean(),
@@ -140,6 +142,8 @@ export const RunFinishedSchema = z.object({
   costUsd: z.number(),
   /** Iterations run in this session. */
   iterations: z.number(),
+  /** Iterations of every session of the run, as `ralph status` counts them. */
+  iterationsInAll: z.number().optional(),
   /** Questions still waiting for an answer, each with the command that answers it. */
   questions: z
     .array(

@@ -15,7 +15,7 @@ import { LIFECYCLE_EVENTS } from './lifecycle-events.js';
 import { PARALLEL_EVENTS, ROLE_EVENTS } from './parallel-events.js';
 import { ON_COMPLETE_EVENTS, WORKSPACE_EVENTS } from './workspace-events.js';
 
-export type { AnyStopReason, GoalStopReason, StopReason } from './lifecycle-events.js';
+export type { GoalStopReason, StopReason } from './lifecycle-events.js';
 
 export const RunEventBodySchema = z.discriminatedUnion('type', [
   ...LIFECYCLE_EVENTS,

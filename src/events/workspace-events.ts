@@ -17,6 +17,17 @@ export const WORKSPACE_EVENTS = [
     base: z.string().nullable(),
   }),
   z.object({ type: z.literal('task-file-copied'), paths: z.array(z.string()), commit: z.string() }),
+  /** The main checkout's edits to the task file, taken into the run's copy with the run's statuses. */
+  z.object({
+    type: z.literal('task-file-updated'),
+    path: z.string(),
+    added: z.array(z.string()),
+    changed: z.array(z.string()),
+    removed: z.array(z.string()),
+    commit: z.string(),
+  }),
+  /** Worktree mode starts from the last commit: the main checkout's uncommitted changes are not in it. */
+  z.object({ type: z.literal('uncommitted-left-out'), files: z.array(z.string()) }),
   z.object({ type: z.literal('setup-started'), command: z.string(), cwd: z.string() }),
   z.object({
     type: z.literal('setup-finished'),

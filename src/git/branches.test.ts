@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { makeTempRepo, type TempRepo } from '../../test/support/temp-repo.js';
 import {
   branchExists,
   defaultBranch,
@@ -15,7 +16,6 @@ import {
 } from './branches.js';
 import { git } from './git.js';
 import { currentBranch } from './repo.js';
-import { makeTempRepo, type TempRepo } from './testing.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

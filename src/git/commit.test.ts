@@ -1,10 +1,9 @@
 import { chmod, mkdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { makeTempRepo, type TempRepo } from '../../test/support/temp-repo.js';
 import { commitPaths } from './commit.js';
-import { GitError } from './git.js';
 import { headSha } from './repo.js';
-import { makeTempRepo, type TempRepo } from './testing.js';
 
 describe('commitPaths', () => {
   let repo: TempRepo | undefined;

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { makeTempRepo, type TempRepo } from '../../test/support/temp-repo.js';
 import { ignoreLocally } from './exclude.js';
-import { makeTempRepo, type TempRepo } from './testing.js';
 
 describe('ignoreLocally', () => {
   let repo: TempRepo | undefined;

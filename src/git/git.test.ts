@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { makeTempRepo, type TempRepo } from '../../test/support/temp-repo.js';
 import { GitError, git, runGit } from './git.js';
-import { makeTempRepo, type TempRepo } from './testing.js';
 
 describe('git', () => {
   let repo: TempRepo | undefined;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { makeTempRepo, type TempRepo } from '../../test/support/temp-repo.js';
 import { GitError } from './git.js';
 import { commitsSince, filesChangedSince, isAncestor } from './history.js';
-import { makeTempRepo, type TempRepo } from './testing.js';
 
 describe('history', () => {
   let repo: TempRepo | undefined;

@@ -1,9 +1,8 @@
-export { type BranchNameCheck, validateBranchName } from './branch-name.js';
+export { validateBranchName } from './branch-name.js';
 export { commitChanges, commitPaths } from './commit.js';
-export { GitError, type GitOptions, type GitResult, git, runGit } from './git.js';
+export { git, runGit } from './git.js';
 export { type CommitInfo, commitsSince, filesChangedSince, isAncestor } from './history.js';
-export { currentBranch, headSha, isGitRepo, topLevel } from './repo.js';
-export { parseStatusV2, type RepoStatus, repoStatus } from './repo-status.js';
-export { RESCUE_REF_PREFIX, type RescueResult, stashToRescueRef } from './rescue.js';
-export { cleanUntracked, resetHardTo, restoreTo } from './reset.js';
-export { isClean, parsePorcelainZ, type StatusEntry, statusPorcelain } from './status.js';
+export { currentBranch, headSha, isGitRepo } from './repo.js';
+export { stashToRescueRef } from './rescue.js';
+export { cleanUntracked, resetHardTo } from './reset.js';
+export { type StatusEntry, statusPorcelain } from './status.js';

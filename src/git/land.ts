@@ -20,11 +20,6 @@ export async function attachHead(cwd: string, branch: string): Promise<void> {
   await git(['symbolic-ref', '-m', 'ralph: integrated', 'HEAD', `refs/heads/${branch}`], { cwd });
 }
 
-export async function isDetached(cwd: string): Promise<boolean> {
-  const { exitCode } = await runGit(['symbolic-ref', '--quiet', 'HEAD'], { cwd, allowFailure: true });
-  return exitCode !== 0;
-}
-
 /**
  * Moves `refs/heads/<branch>` to `to` only if it still points at `from`: a
  * compare-and-swap, so a concurrent writer can never be overwritten.

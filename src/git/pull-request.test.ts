@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFakeGh, FAKE_PR_URL, type FakeGh } from '../../test/support/fake-gh.js';
+import { makeTempRepo, type TempRepo } from '../../test/support/temp-repo.js';
 import { createPullRequest, parsePullRequestUrl, pullRequestBody, pullRequestTitle } from './pull-request.js';
-import { makeTempRepo, type TempRepo } from './testing.js';
 
 describe('pull request text', () => {
   it('titles the PR after the PRD', () => {

@@ -1,8 +1,8 @@
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { makeTempRepo, type TempRepo } from '../../test/support/temp-repo.js';
 import { listRalphWorktrees } from './ralph-worktrees.js';
-import { makeTempRepo, type TempRepo } from './testing.js';
 
 describe('listRalphWorktrees', () => {
   let repo: TempRepo | undefined;

@@ -2,9 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { makeTempRepo, type TempRepo } from '../../test/support/temp-repo.js';
 import { git } from './git.js';
 import { hasRemote, pushBranch } from './remote.js';
-import { makeTempRepo, type TempRepo } from './testing.js';
 
 let repo: TempRepo | undefined;
 let origin = '';

@@ -1,10 +1,10 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { makeTempRepo, type TempRepo } from '../../test/support/temp-repo.js';
 import { GitError } from './git.js';
-import { currentBranch, headSha, isGitRepo, topLevel } from './repo.js';
-import { makeTempRepo, type TempRepo } from './testing.js';
+import { currentBranch, headSha, isGitRepo } from './repo.js';
 
 describe('repository queries', () => {
   let repo: TempRepo | undefined;
@@ -35,12 +35,6 @@ describe('repository queries', () => {
     expect(await isGitRepo(repo.dir)).toBe(true);
     expect(await isGitRepo(plain)).toBe(false);
     expect(await isGitRepo(path.join(plain, 'missing'))).toBe(false);
-  });
-
-  it('topLevel finds the root from a subfolder', async () => {
-    repo = await makeTempRepo();
-    await mkdir(path.join(repo.dir, 'a', 'b'), { recursive: true });
-    expect(await topLevel(path.join(repo.dir, 'a', 'b'))).toBe(repo.dir);
   });
 
   it('currentBranch names the branch, also when unborn, and is null when detached', async () => {

@@ -10,11 +10,6 @@ export async function isGitRepo(cwd: string): Promise<boolean> {
   }
 }
 
-/** The root of the work tree containing `cwd`. */
-export async function topLevel(cwd: string): Promise<string> {
-  return git(['rev-parse', '--show-toplevel'], { cwd });
-}
-
 /** The commit HEAD points at, or null in a repository with no commits yet. */
 export async function headSha(cwd: string): Promise<string | null> {
   const sha = await git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd, allowFailure: true });

@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { makeTempRepo, type TempRepo } from '../../test/support/temp-repo.js';
 import { GitError } from './git.js';
 import { commitsSince } from './history.js';
 import { headSha } from './repo.js';
 import { stashToRescueRef } from './rescue.js';
 import { restoreTo } from './reset.js';
 import { statusPorcelain } from './status.js';
-import { makeTempRepo, type TempRepo } from './testing.js';
 
 describe('stashToRescueRef', () => {
   let repo: TempRepo | undefined;

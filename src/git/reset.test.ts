@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { makeTempRepo, type TempRepo } from '../../test/support/temp-repo.js';
 import { headSha } from './repo.js';
 import { cleanUntracked, resetHardTo, restoreTo } from './reset.js';
 import { statusPorcelain } from './status.js';
-import { makeTempRepo, type TempRepo } from './testing.js';
 
 describe('rollback', () => {
   let repo: TempRepo | undefined;

@@ -1,9 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { makeTempRepo, type TempRepo } from '../../test/support/temp-repo.js';
 import { addedLines, changedPaths, prepareResolutionCheckout, textAt } from './resolution-checkout.js';
 import { prepareStoryCheckout } from './story-worktree.js';
-import { makeTempRepo, type TempRepo } from './testing.js';
 
 let repo: TempRepo | undefined;
 afterEach(async () => {

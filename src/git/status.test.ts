@@ -1,8 +1,8 @@
 import { mkdir, rm, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isClean, parsePorcelainZ, statusPorcelain } from './status.js';
-import { makeTempRepo, type TempRepo } from './testing.js';
+import { makeTempRepo, type TempRepo } from '../../test/support/temp-repo.js';
+import { parsePorcelainZ, statusPorcelain } from './status.js';
 
 describe('parsePorcelainZ', () => {
   it('parses plain entries, keeping leading spaces in codes', () => {
@@ -29,7 +29,7 @@ describe('parsePorcelainZ', () => {
   });
 });
 
-describe('statusPorcelain / isClean', () => {
+describe('statusPorcelain', () => {
   let repo: TempRepo | undefined;
   afterEach(async () => {
     await repo?.cleanup();
@@ -39,7 +39,7 @@ describe('statusPorcelain / isClean', () => {
   it('lists modified, deleted, staged and every untracked file but not ignored ones', async () => {
     repo = await makeTempRepo();
     await repo.commit('base', { '.gitignore': 'build/\n', 'a.txt': 'a', 'b.txt': 'b', 'c.txt': 'c' });
-    expect(await isClean(repo.dir)).toBe(true);
+    expect(await statusPorcelain(repo.dir)).toEqual([]);
     await repo.write('a.txt', 'changed');
     await unlink(path.join(repo.dir, 'b.txt'));
     await repo.write('c.txt', 'staged');
@@ -53,7 +53,6 @@ describe('statusPorcelain / isClean', () => {
       { code: 'M ', path: 'c.txt' },
       { code: '??', path: 'dir/deep/new.txt' },
     ]);
-    expect(await isClean(repo.dir)).toBe(false);
   });
 
   it('reports paths from the root when run in a subfolder', async () => {
@@ -68,7 +67,7 @@ describe('statusPorcelain / isClean', () => {
     repo = await makeTempRepo();
     await repo.commit('base', { '.gitignore': '.ralph/runs/\n' });
     await repo.write('.ralph/runs/main/state.json', '{}');
-    expect(await isClean(repo.dir)).toBe(true);
+    expect(await statusPorcelain(repo.dir)).toEqual([]);
     await rm(path.join(repo.dir, '.ralph'), { recursive: true });
   });
 });

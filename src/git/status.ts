@@ -41,8 +41,3 @@ export async function statusPorcelain(cwd: string): Promise<StatusEntry[]> {
   const { stdout } = await runGit(args, { cwd });
   return parsePorcelainZ(stdout);
 }
-
-/** True when there is nothing to commit and no untracked file (ignored files do not count). */
-export async function isClean(cwd: string): Promise<boolean> {
-  return (await statusPorcelain(cwd)).length === 0;
-}

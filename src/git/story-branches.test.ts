@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { makeTempRepo, type TempRepo } from '../../test/support/temp-repo.js';
 import { listStoryBranches } from './story-branches.js';
-import { makeTempRepo, type TempRepo } from './testing.js';
 
 describe('listStoryBranches', () => {
   let repo: TempRepo | undefined;

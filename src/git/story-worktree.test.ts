@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { makeTempRepo, type TempRepo } from '../../test/support/temp-repo.js';
 import { prepareStoryCheckout, removeStoryCheckout } from './story-worktree.js';
-import { makeTempRepo, type TempRepo } from './testing.js';
 
 let repo: TempRepo | undefined;
 afterEach(async () => {

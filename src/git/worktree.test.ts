@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeTempRepo, type TempRepo } from './testing.js';
+import { makeTempRepo, type TempRepo } from '../../test/support/temp-repo.js';
 import {
   addWorktree,
   canonicalPath,

@@ -24,7 +24,6 @@ export const SprintSchema = z.strictObject({
   // YAML may read an unquoted timestamp as a string or a date; it is informational either way.
   created: z.unknown().optional(),
 });
-export type Sprint = z.output<typeof SprintSchema>;
 
 export const HookListSchema = z.array(HookSchema).superRefine((hooks, ctx) => {
   const seen = new Set<string>();

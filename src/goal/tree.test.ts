@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempRepo, type TempRepo } from '../../test/support/temp-repo.js';
 import { restoreToolFiles as restorePaths } from '../attempt/restore-tool-files.js';
 import { RalphError } from '../core/errors.js';
-import { makeTempRepo, type TempRepo } from '../git/testing.js';
 import { goalToolPaths, prepareGoalTree } from './tree.js';
 
 let repo: TempRepo;

@@ -9,13 +9,14 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { testRunContext } from '../../test/support/run-context.js';
 import { buildStory } from '../../test/support/story-builder.js';
+import { makeTempRepo, type TempRepo } from '../../test/support/temp-repo.js';
 import { storyBranchName } from '../core/story-ref.js';
 import type { StoryVerdict } from '../core/story-verdict.js';
 import type { RunEvent } from '../events/run-event.js';
-import { detachHead, isDetached, rebaseOnto } from '../git/land.js';
+import { detachHead, rebaseOnto } from '../git/land.js';
+import { currentBranch } from '../git/repo.js';
 import { verdictAt, writeVerdict } from '../git/story-branches.js';
 import { prepareStoryCheckout } from '../git/story-worktree.js';
-import { makeTempRepo, type TempRepo } from '../git/testing.js';
 import type { RunContext } from '../run/run-context.js';
 import { newRunState } from '../state/run-state-update.js';
 import { startIntegrating } from '../state/running-attempts.js';
@@ -125,7 +126,7 @@ describe('landStory', () => {
     const progress = await r.git('show', `${BRANCH}:.ralph/prds/demo/progress.md`);
     expect(progress).toContain('A teaches something');
     expect(progress).toContain('Did A.');
-    expect(await isDetached(r.dir)).toBe(false);
+    expect(await currentBranch(r.dir)).not.toBeNull();
     expect(await r.git('status', '--porcelain')).toBe('');
   });
 
@@ -165,7 +166,7 @@ describe('landStory', () => {
     expect(result.failure.reason).toContain('while it ran, A landed');
     expect(result.failure.gateOutputTail).toContain('line two by B');
     expect(await r.git('rev-parse', BRANCH)).toBe(tip);
-    expect(await isDetached(r.dir)).toBe(false);
+    expect(await currentBranch(r.dir)).not.toBeNull();
     expect(await r.git('status', '--porcelain')).toBe('');
     expect(await readFile(path.join(r.dir, 'shared.txt'), 'utf8')).toBe('line one\nline two by A\n');
     expect(await r.git('grep', '-c', '<<<<<<<', BRANCH).catch(() => 'none')).toBe('none');
@@ -237,11 +238,11 @@ describe('a landing killed half way', () => {
     });
     await detachHead(r.dir);
     await r.git('rebase', '--onto', tip, b.verdict.base, b.verdict.head).catch(() => undefined);
-    expect(await isDetached(r.dir)).toBe(true);
+    expect(await currentBranch(r.dir)).toBeNull();
 
     state = await undoInterruptedLanding(state, ctx.emit);
     expect(state.integrating).toBeUndefined();
-    expect(await isDetached(r.dir)).toBe(false);
+    expect(await currentBranch(r.dir)).not.toBeNull();
     expect(await r.git('rev-parse', 'HEAD')).toBe(tip);
     expect(await r.git('status', '--porcelain')).toBe('');
     expect(existsSync(path.join(r.dir, '.git', 'rebase-merge'))).toBe(false);
@@ -265,7 +266,7 @@ describe('a landing killed half way', () => {
     await detachHead(r.dir);
     await undoInterruptedLanding(state, ctx.emit);
     expect(await r.git('rev-parse', BRANCH)).toBe(landed);
-    expect(await isDetached(r.dir)).toBe(false);
+    expect(await currentBranch(r.dir)).not.toBeNull();
     expect(await passes(r)).toEqual([true, false]);
     expect((await land(ctx, 'A', a.verdict)).kind).toBe('already-landed');
   });

@@ -64,6 +64,7 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
     prd,
     options.resumed,
     store.current.totals.costUsd,
+    store.current.iteration,
   );
   let maxIterations = steeredAtStart;
   ctx.emit({ type: 'parallel-started', workers, prdBranch: options.prdBranch });

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeTempRepo, type TempRepo } from '../git/testing.js';
+import { makeTempRepo, type TempRepo } from '../../test/support/temp-repo.js';
 import { watchStrayChanges } from './stray-changes.js';
 
 let repo: TempRepo | undefined;

@@ -17,7 +17,6 @@ export interface HookVars {
 }
 
 export const HookTaskStatusSchema = z.enum(['running', 'completed', 'failed']);
-export type HookTaskStatus = z.infer<typeof HookTaskStatusSchema>;
 
 /** One execution of one hook after one iteration (seed 004, `hook-tasks`). */
 export const HookTaskRecordSchema = z.object({

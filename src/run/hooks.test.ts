@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempRepo, type TempRepo } from '../../test/support/temp-repo.js';
 import { isRunning } from '../agents/process-tree.js';
-import { makeTempRepo, type TempRepo } from '../git/testing.js';
 import type { Hook } from '../state/config-schema.js';
 import { readEvents } from '../state/event-log.js';
 import {

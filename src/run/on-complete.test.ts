@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFakeGh, FAKE_PR_URL, type FakeGh } from '../../test/support/fake-gh.js';
+import { makeTempRepo, type TempRepo } from '../../test/support/temp-repo.js';
 import type { Story } from '../core/types.js';
 import type { RunEvent } from '../events/run-event.js';
 import { recordRalphBranch } from '../git/branches.js';
 import { git } from '../git/git.js';
 import { pullRequestBody } from '../git/pull-request.js';
-import { makeTempRepo, type TempRepo } from '../git/testing.js';
 import { newRunState } from '../state/run-state-update.js';
 import { completedStories, onComplete } from './on-complete.js';
 

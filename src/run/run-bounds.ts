@@ -19,6 +19,7 @@ export function announceRun(
   prd: Prd,
   resumed: boolean,
   spentBefore = 0,
+  iterationsBefore = 0,
 ): { baseMaxIterations: number; maxIterations: number } {
   const scope = { onlyStoryId: ctx.onlyStoryId, resumeFromId: ctx.resumeFromId };
   const remaining = remainingStories(prd.stories, scope).length;
@@ -32,6 +33,7 @@ export function announceRun(
     agent: ctx.agent.adapter.name,
     cwd: ctx.cwd,
     maxIterations,
+    ...(iterationsBefore > 0 ? { lastIteration: iterationsBefore + maxIterations } : {}),
     remaining,
     resumed,
     passed: prd.stories.filter((s) => s.status === 'done').length,
@@ -81,5 +83,6 @@ export function announceFinish(
     total: prd.stories.length,
     parked,
     costUsd: state.totals.costUsd,
+    iterationsInAll: state.totals.iterations,
   });
 }

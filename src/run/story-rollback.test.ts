@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { makeTempRepo, type TempRepo } from '../../test/support/temp-repo.js';
 import type { RunEvent } from '../events/run-event.js';
-import { makeTempRepo, type TempRepo } from '../git/testing.js';
-import { defaultConfig } from '../state/config.js';
+import { defaultConfig } from '../state/config-schema.js';
 import { rollBack } from './story-rollback.js';
 
 let repo: TempRepo | undefined;

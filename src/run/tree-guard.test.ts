@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { makeTempRepo, type TempRepo } from '../../test/support/temp-repo.js';
 import { RalphError } from '../core/errors.js';
 import { headSha } from '../git/repo.js';
 import { statusPorcelain } from '../git/status.js';
-import { makeTempRepo, type TempRepo } from '../git/testing.js';
 import { checkStartable } from './tree-guard.js';
 
 let repo: TempRepo | undefined;

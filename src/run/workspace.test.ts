@@ -2,12 +2,12 @@ import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { makeTempRepo, type TempRepo } from '../../test/support/temp-repo.js';
 import { RalphError, UsageError } from '../core/errors.js';
 import type { RunEvent } from '../events/run-event.js';
 import { ralphBranch } from '../git/branches.js';
 import { currentBranch } from '../git/repo.js';
 import { statusPorcelain } from '../git/status.js';
-import { makeTempRepo, type TempRepo } from '../git/testing.js';
 import { prepareWorkspace, startWorkspace, type WorkspaceOptions, workspaceMode } from './workspace.js';
 
 let repo: TempRepo | undefined;

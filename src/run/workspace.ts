@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { cp, readdir } from 'node:fs/promises';
+import { existsSync, statSync } from 'node:fs';
+import { cp, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ExitCode, RalphError, UsageError } from '../core/errors.js';
 import type { Prd } from '../core/types.js';
@@ -14,12 +14,14 @@ import {
 } from '../git/branches.js';
 import { ignoreLocally } from '../git/exclude.js';
 import { fileAtRevision } from '../git/file-at-revision.js';
-import { commitPaths, currentBranch, headSha, validateBranchName } from '../git/index.js';
+import { commitPaths, currentBranch, headSha, statusPorcelain, validateBranchName } from '../git/index.js';
+import { onBranchAsIs } from '../git/known-version.js';
 import { addWorktree, findWorktree, listWorktrees, pruneWorktrees } from '../git/worktree.js';
 import { openTaskSource } from '../sources/load-task-source.js';
+import { takeMainEdits } from '../sources/main-edits.js';
 import type { TaskSource } from '../sources/task-source.js';
 import { archiveIfBranchChanged } from '../state/archive.js';
-import { worktreeDir } from '../state/layout.js';
+import { configPath, ralphDir, worktreeDir } from '../state/layout.js';
 import { type SetupEnvironment, setupOnce } from './worktree-setup.js';
 
 export type WorkspaceMode = 'worktree' | 'branch' | 'in-place';
@@ -35,6 +37,8 @@ export interface PlaceOptions {
    * the worktree (see `prepareWorkspace`).
    */
   files: readonly string[];
+  /** The task file among `files`: the main checkout's edits to it reach a run on an existing branch. */
+  taskFile?: string;
   /**
    * The main checkout's copies always win, not only on a new branch: files the
    * tool never writes (a goal file), which the user edits there between runs.
@@ -147,6 +151,7 @@ export async function prepareWorkspace(options: WorkspaceOptions): Promise<Works
   const place = await enterPlace({
     ...options,
     files: remote ? [options.progressPath] : [options.taskPath, options.progressPath],
+    ...(remote ? {} : { taskFile: options.taskPath }),
   });
   const taskPath = remote ? options.taskPath : place.live(options.taskPath);
   return {
@@ -246,8 +251,15 @@ async function inWorktree(options: PlaceOptions, branch: string): Promise<Place>
     created = true;
     emit?.({ type: 'worktree-created', path: dir, branch, base, newBranch });
   }
+  await tellUncommittedLeftOut(root, emit);
   const live = liveIn(root, dir);
-  await bringTaskFiles(options, live, { overwrite: newBranch || options.mainCopiesWin === true, emit });
+  const overwrite = newBranch || options.mainCopiesWin === true;
+  if (!overwrite) await bringMainEdits(options, live, branch);
+  await bringTaskFiles({ ...options, files: [...options.files, ...scaffolding(root)] }, live, {
+    overwrite,
+    keep: scaffolding(root),
+    emit,
+  });
   const setup = await setupOnce(dir, options.setup ?? null, emit);
   return {
     live,
@@ -284,15 +296,63 @@ function liveIn(root: string, cwd: string): (file: string) => string {
   };
 }
 
+/**
+ * What `ralph init` wrote besides the PRD: committed on the run's branch with
+ * the task file when the branch lacks them, so `ralph merge` brings them into
+ * the main checkout as committed files (there they are untracked copies the
+ * merge settles) instead of leaving them behind. Never overwritten.
+ */
+function scaffolding(root: string): string[] {
+  return [configPath(root), path.join(ralphDir(root), '.gitignore')];
+}
+
+/**
+ * The main checkout's edits to the task file since the branch took its copy
+ * (a story added there after a run): brought into the live copy with the
+ * run's statuses kept, and committed. A main copy the branch already had
+ * (the one it took, or one merged back) is nothing new.
+ */
+async function bringMainEdits(options: PlaceOptions, live: (file: string) => string, branch: string) {
+  const from = options.taskFile;
+  if (from === undefined || !isFile(from)) return;
+  const to = live(from);
+  if (from === to || !isFile(to) || (await readFile(from)).equals(await readFile(to))) return;
+  if (await onBranchAsIs(options.root, `refs/heads/${branch}`, from)) return;
+  const edits = await takeMainEdits(from, to);
+  if (edits === null) return;
+  const cwd = worktreeDir(options.root, options.name);
+  const commit = await commitPaths(
+    cwd,
+    [path.relative(cwd, to)],
+    `chore(ralph): take the main checkout's edits to the ${options.name} task file`,
+  );
+  if (commit !== null) options.emit?.({ type: 'task-file-updated', path: from, ...edits, commit });
+}
+
+/**
+ * A worktree starts from the last commit: the main checkout's uncommitted
+ * source changes are not in it, and the agent would not see them. Said at
+ * start (`--no-worktree` refuses a dirty tree instead). ralph's own folder is
+ * not counted: the task file and config are brought in by ralph itself.
+ */
+async function tellUncommittedLeftOut(root: string, emit: PlaceOptions['emit']): Promise<void> {
+  if (emit === undefined) return;
+  const files = (await statusPorcelain(root)).map((e) => e.path).filter((p) => !p.startsWith('.ralph/'));
+  if (files.length > 0) emit({ type: 'uncommitted-left-out', files });
+}
+
+const isFile = (file: string): boolean => statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;
+
 async function bringTaskFiles(
   options: PlaceOptions,
   live: (file: string) => string,
-  how: { overwrite: boolean; emit: PlaceOptions['emit'] },
+  how: { overwrite: boolean; keep: readonly string[]; emit: PlaceOptions['emit'] },
 ): Promise<void> {
   const copied: string[] = [];
   for (const from of options.files) {
     const to = live(from);
-    if (from === to || !existsSync(from) || (existsSync(to) && !how.overwrite)) continue;
+    const overwrite = how.overwrite && !how.keep.includes(from);
+    if (from === to || !existsSync(from) || (existsSync(to) && !overwrite)) continue;
     await cp(from, to, { recursive: true, force: true });
     copied.push(to);
   }

@@ -21,6 +21,11 @@ export interface AgentHome {
   readable: string[];
   /** Its variables: API keys, base URLs, its own switches. */
   env: EnvPattern[];
+  /**
+   * Its login files (OAuth tokens it refreshes): the only files copied back
+   * from the sandbox's copy of its state to the real one.
+   */
+  logins: string[];
 }
 
 type Env = NodeJS.ProcessEnv;
@@ -41,25 +46,37 @@ const present = (...values: (string | undefined)[]): string[] => values.filter(s
 
 const HOMES: Readonly<Record<Provider, (env: Env, home: string) => AgentHome>> = {
   // CLAUDE_CONFIG_DIR holds everything, `.claude.json` included; without it, ~/.claude and ~/.claude.json.
-  claude: (env, home) => ({
-    dirs: [set(env.CLAUDE_CONFIG_DIR) ? env.CLAUDE_CONFIG_DIR : path.join(home, '.claude')],
-    files: set(env.CLAUDE_CONFIG_DIR) ? [] : [path.join(home, '.claude.json')],
-    readable: [],
-    env: ['ANTHROPIC_*', 'CLAUDE_*', 'IS_SANDBOX', 'DISABLE_*', 'MCP_*', 'MAX_THINKING_TOKENS'],
-  }),
-  codex: (env, home) => ({
-    dirs: [set(env.CODEX_HOME) ? env.CODEX_HOME : path.join(home, '.codex')],
-    files: [],
-    readable: [],
-    env: ['OPENAI_*', 'CODEX_*', 'AZURE_OPENAI_*'],
-  }),
+  claude: (env, home) => {
+    const dir = set(env.CLAUDE_CONFIG_DIR) ? env.CLAUDE_CONFIG_DIR : path.join(home, '.claude');
+    return {
+      dirs: [dir],
+      files: set(env.CLAUDE_CONFIG_DIR) ? [] : [path.join(home, '.claude.json')],
+      readable: [],
+      env: ['ANTHROPIC_*', 'CLAUDE_*', 'IS_SANDBOX', 'DISABLE_*', 'MCP_*', 'MAX_THINKING_TOKENS'],
+      logins: [path.join(dir, '.credentials.json')],
+    };
+  },
+  codex: (env, home) => {
+    const dir = set(env.CODEX_HOME) ? env.CODEX_HOME : path.join(home, '.codex');
+    return {
+      dirs: [dir],
+      files: [],
+      readable: [],
+      env: ['OPENAI_*', 'CODEX_*', 'AZURE_OPENAI_*'],
+      logins: [path.join(dir, 'auth.json')],
+    };
+  },
   // Gemini CLI's home is GEMINI_CLI_HOME when set, else the user's.
-  gemini: (env, home) => ({
-    dirs: [path.join(set(env.GEMINI_CLI_HOME) ? env.GEMINI_CLI_HOME : home, '.gemini')],
-    files: [],
-    readable: present(env.GOOGLE_APPLICATION_CREDENTIALS, env.GEMINI_CLI_SYSTEM_SETTINGS_PATH),
-    env: ['GEMINI_*', 'GOOGLE_*'],
-  }),
+  gemini: (env, home) => {
+    const dir = path.join(set(env.GEMINI_CLI_HOME) ? env.GEMINI_CLI_HOME : home, '.gemini');
+    return {
+      dirs: [dir],
+      files: [],
+      readable: present(env.GOOGLE_APPLICATION_CREDENTIALS, env.GEMINI_CLI_SYSTEM_SETTINGS_PATH),
+      env: ['GEMINI_*', 'GOOGLE_*'],
+      logins: [path.join(dir, 'oauth_creds.json'), path.join(dir, 'google_accounts.json')],
+    };
+  },
   // OpenCode keeps data, config, cache and state under the XDG directories, each in `opencode/`.
   opencode: (env, home) => {
     const dirs = xdg(env, home);
@@ -79,6 +96,7 @@ const HOMES: Readonly<Record<Provider, (env: Env, home: string) => AgentHome>> =
         'DEEPSEEK_API_KEY',
         'MISTRAL_API_KEY',
       ],
+      logins: [path.join(dirs.data, 'opencode', 'auth.json')],
     };
   },
   amp: (env, home) => {
@@ -88,6 +106,7 @@ const HOMES: Readonly<Record<Provider, (env: Env, home: string) => AgentHome>> =
       files: [],
       readable: present(env.AMP_SETTINGS_FILE),
       env: ['AMP_*'],
+      logins: [path.join(dirs.data, 'amp', 'secrets.json')],
     };
   },
   cursor: (env, home) => ({
@@ -95,6 +114,7 @@ const HOMES: Readonly<Record<Provider, (env: Env, home: string) => AgentHome>> =
     files: [],
     readable: [],
     env: ['CURSOR_*'],
+    logins: [path.join(xdg(env, home).config, 'cursor', 'auth.json')],
   }),
 };
 

@@ -117,6 +117,8 @@ export interface ResolvedFacts {
   cwd: string;
   /** The variables the command may see. */
   env: EnvPattern[];
+  /** The agents' login files, copied back from the sandbox's copy of their state. */
+  logins: string[];
 }
 
 /**
@@ -187,5 +189,6 @@ export function resolveFacts(
     },
     cwd,
     env: [...homes.flatMap((h) => h.env), ...settings.env],
+    logins: homes.flatMap((h) => h.logins),
   };
 }

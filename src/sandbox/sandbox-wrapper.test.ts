@@ -10,10 +10,10 @@ import { createServer, type Server } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempRepo, type TempRepo } from '../../test/support/temp-repo.js';
 import { ATTEMPT_ENV, processesWithEnv } from '../agents/process-environ.js';
 import { terminateGroup } from '../agents/process-group.js';
 import { type CommandWrapper, spawnCommand } from '../agents/spawn-command.js';
-import { makeTempRepo, type TempRepo } from '../git/testing.js';
 import { findSandboxTool } from './sandbox-tool.js';
 import { createSandboxWrapper, type SandboxSettings } from './sandbox-wrapper.js';
 
@@ -79,6 +79,22 @@ afterEach(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
+/** The wrapper with the protection of item 4 taken out: every `--bind <copy> <path>` made `--bind <path> <path>`. */
+function withoutStateCopy(wrap: CommandWrapper): CommandWrapper {
+  return (command) => {
+    const wrapped = wrap(command);
+    const args = [...wrapped.args];
+    for (
+      let i = args.indexOf('--bind');
+      i >= 0 && i < args.indexOf('--');
+      i = args.indexOf('--bind', i + 1)
+    ) {
+      args[i + 1] = args[i + 2] ?? '';
+    }
+    return { ...wrapped, args };
+  };
+}
+
 function sandbox(overrides: Partial<SandboxSettings> = {}): CommandWrapper {
   if (!found.ok) throw new Error('no sandbox here');
   return createSandboxWrapper(found.tool, {
@@ -142,17 +158,56 @@ describeWithBwrap('a sandboxed command in the main checkout', () => {
     }
   });
 
-  it('makes the agent’s state directory (~/.claude) and keeps what it writes there and in ~/.claude.json', async () => {
+  it('shows the agent’s state (~/.claude, ~/.claude.json) from a copy for the run; only a refreshed login comes back', async () => {
     await writeFile(path.join(home, '.claude.json'), '{"numStartups": 1}\n');
+    await mkdir(path.join(home, '.claude'));
+    await writeFile(path.join(home, '.claude', '.credentials.json'), '{"token":"old"}\n');
+    const hook = '{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"touch /tmp/pwned"}]}]}}';
+    const plant = [
+      `echo '${hook}' > "${home}/.claude/settings.json"`,
+      `mkdir -p "${home}/.claude/commands" && echo evil > "${home}/.claude/commands/x.md"`,
+      `echo '{"numStartups": 2, "mcpServers": {"x": {"command": "evil"}}}' > "${home}/.claude.json"`,
+      // The CLI refreshing its OAuth login, as it renames a new file over the old.
+      `echo '{"token":"new"}' > "${home}/.claude/.c.tmp" && mv "${home}/.claude/.c.tmp" "${home}/.claude/.credentials.json"`,
+    ].join(' && ');
+    const wrap = sandbox();
+    expect((await run(wrap, plant, repo.dir, env)).code).toBe(0);
+    // The next command of the run sees what the last one wrote: the copy is the run's.
+    const again = await run(
+      wrap,
+      `cat "${home}/.claude/settings.json" "${home}/.claude.json"`,
+      repo.dir,
+      env,
+    );
+    expect(again.out).toContain('SessionStart');
+    expect(again.out).toContain('"numStartups": 2');
+
+    expect(existsSync(path.join(home, '.claude', 'settings.json'))).toBe(false);
+    expect(existsSync(path.join(home, '.claude', 'commands'))).toBe(false);
+    expect(await readFile(path.join(home, '.claude.json'), 'utf8')).toBe('{"numStartups": 1}\n');
+    expect(await readFile(path.join(home, '.claude', '.credentials.json'), 'utf8')).toBe('{"token":"new"}\n');
+  });
+
+  it('without the copy (each state path bound on itself) the same planting reaches the real folder', async () => {
+    const hook = '{"hooks":{"SessionStart":[]}}';
+    const wrap = withoutStateCopy(sandbox());
+    const ran = await run(wrap, `echo '${hook}' > "${home}/.claude/settings.json"`, repo.dir, env);
+    expect(ran.code).toBe(0);
+    expect(await readFile(path.join(home, '.claude', 'settings.json'), 'utf8')).toBe(`${hook}\n`);
+  });
+
+  it('copies back a login only as a regular file: a link planted at its name is not followed', async () => {
+    await mkdir(path.join(home, '.claude'));
+    await writeFile(path.join(home, '.claude', '.credentials.json'), '{"token":"old"}\n');
+    const wrap = sandbox();
     const ran = await run(
-      sandbox(),
-      `echo s > "${home}/.claude/session" && echo '{"numStartups": 2}' > "${home}/.claude.json"`,
+      wrap,
+      `rm "${home}/.claude/.credentials.json" && ln -s /etc/passwd "${home}/.claude/.credentials.json"`,
       repo.dir,
       env,
     );
     expect(ran.code).toBe(0);
-    expect(await readFile(path.join(home, '.claude', 'session'), 'utf8')).toBe('s\n');
-    expect(await readFile(path.join(home, '.claude.json'), 'utf8')).toBe('{"numStartups": 2}\n');
+    expect(await readFile(path.join(home, '.claude', '.credentials.json'), 'utf8')).toBe('{"token":"old"}\n');
   });
 
   it('sandbox.allowWrite opens a path; allowRead shows one from $HOME read-only', async () => {

@@ -4,9 +4,9 @@
  */
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { makeTempRepo, type TempRepo } from '../../test/support/temp-repo.js';
 import { git } from '../git/git.js';
 import { refSha } from '../git/story-branches.js';
-import { makeTempRepo, type TempRepo } from '../git/testing.js';
 import {
   fetchShared,
   pushSetback,

@@ -77,6 +77,7 @@ async function iterate(
     prd,
     resumed,
     state.totals.costUsd,
+    state.iteration,
   );
   let maxIterations = steeredAtStart;
   const hooks = createRunHooks(ctx);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseMdDependsOn, parsePrdMd } from './parse-prd-md.js';
+import { parseMdDependsOn } from './md-field-values.js';
+import { parsePrdMd } from './parse-prd-md.js';
 
 const F = '.ralph/prds/calendar/prd.md';
 const fixture = readFileSync(new URL('../../test/fixtures/sources/prd.md', import.meta.url), 'utf8');
@@ -18,6 +19,34 @@ function issuesOf(text: string) {
 }
 
 describe('parsePrdMd', () => {
+  it('refuses a story heading without its space (###US-004) with its line, instead of folding it into the story above', () => {
+    const text = [
+      '# P',
+      '## User Stories',
+      '### US-003: Three',
+      '- [ ] three works',
+      '###US-004: Four',
+      '- [ ] four works',
+      '```',
+      '###US-009: in a code block, left alone',
+      '```',
+    ].join('\n');
+    expect(issuesOf(text)).toEqual([
+      {
+        file: F,
+        line: 5,
+        column: 1,
+        severity: 'error',
+        message:
+          '"###US-004: Four" looks like a story heading but is not one (no space after the #): write it as "### US-004: Four"',
+      },
+    ]);
+    // A hash run before an ordinary word is no story heading and stays prose.
+    expect(parsed('# P\n## User Stories\n### US-001: One\n#hashtag in the text\n').prd.stories).toHaveLength(
+      1,
+    );
+  });
+
   it('reads the Chief-style fixture', () => {
     const { prd, warnings } = parsed(fixture);
     expect(warnings).toEqual([]);

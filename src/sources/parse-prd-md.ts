@@ -6,7 +6,7 @@ import { parseMdDependsOn, parseMdPriority, parseMdStatus } from './md-field-val
 import { type PrdMdScan, type ScannedField, type ScannedStory, scanPrdMd } from './scan-prd-md.js';
 import type { ReadResult } from './task-source.js';
 
-export { parseMdDependsOn, parseMdPriority, parseMdStatus } from './md-field-values.js';
+export { parseMdStatus } from './md-field-values.js';
 
 const EXAMPLE = '"### US-001: Title" headings (## and #### work too)';
 

@@ -228,6 +228,16 @@ export function scanPrdMd(text: string, file: string): PrdMdScan {
   });
   close(read.length);
 
+  read.forEach((line, index) => {
+    const squeezed = fenced[index] ? undefined : squeezedStoryHeading(line);
+    if (squeezed) {
+      issue(
+        index,
+        `"${shorten(line.trim())}" looks like a story heading but is not one (no space after the #): write it as "${shorten(squeezed)}"`,
+      );
+    }
+  });
+
   const known = new Set(scan.stories.map((s) => s.id));
   for (const { line, ids } of mentions) {
     const missing = ids.filter((id) => !known.has(id));
@@ -242,6 +252,17 @@ export function scanPrdMd(text: string, file: string): PrdMdScan {
   scan.sections = documentSections(read, covered, scan.stories);
   scan.issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   return scan;
+}
+
+/**
+ * `###US-004: Title`: without the space markdown reads a paragraph, and the
+ * line would fold into the story above it. The heading it was meant to be,
+ * when the text after the #s names a story id.
+ */
+function squeezedStoryHeading(line: string): string | undefined {
+  const match = /^ {0,3}(#{2,6})([^\s#].*)$/.exec(line);
+  if (!match?.[1] || !match[2]) return undefined;
+  return storyHeadingOf(match[2])?.kind === 'strong' ? `${match[1]} ${match[2].trim()}` : undefined;
 }
 
 /** Text that only frames the stories: blank lines, thematic breaks, the stories section's own heading. */

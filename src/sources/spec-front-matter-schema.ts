@@ -35,5 +35,3 @@ export const specFrontMatterSchema = z
     title: z.string().optional(),
   })
   .loose();
-
-export type SpecFrontMatter = z.infer<typeof specFrontMatterSchema>;

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { makeTempRepo, type TempRepo } from '../../test/support/temp-repo.js';
 import { fileAtRevision } from '../git/file-at-revision.js';
-import { makeTempRepo, type TempRepo } from '../git/testing.js';
 import { archiveIfBranchChanged, lastBranchPath } from './archive.js';
 
 let repo: TempRepo | undefined;

@@ -143,6 +143,5 @@ export type SandboxConfig = z.output<typeof SandboxSchema>;
 /** The config's `sandbox:` section, its defaults filled in when the section is absent. */
 export const sandboxSettings = (config: Pick<Config, 'sandbox'>): SandboxConfig =>
   config.sandbox ?? SandboxSchema.parse({});
-export type PromptSwitches = Config['prompt'];
 
 export const defaultConfig = (): Config => ConfigSchema.parse({});

@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ALIAS_BOMB } from '../../test/support/fuzz-worst-cases.js';
 import { InvalidInputError } from '../core/errors.js';
 import { formatIssue } from '../core/validation-issue.js';
-import { defaultConfig, loadConfig, loadConfigOrThrow, parseConfig } from './config.js';
+import { loadConfig, loadConfigOrThrow, parseConfig } from './config.js';
+import { defaultConfig } from './config-schema.js';
 import { configPath } from './layout.js';
 
 const FILE = '.ralph/config.yaml';

@@ -8,8 +8,7 @@ import { readTextOrNull } from './fs-util.js';
 import { configPath, workflowFile, workflowsDir } from './layout.js';
 import { issueAt, type ParsedYaml, parseYaml } from './yaml-document.js';
 
-export type { Config, Hook, Provider } from './config-schema.js';
-export { ConfigSchema, defaultConfig, PROVIDERS } from './config-schema.js';
+export type { Config } from './config-schema.js';
 
 export interface ConfigResult {
   /** The validated config; the defaults when the file is missing or has errors. */

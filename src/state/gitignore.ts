@@ -7,7 +7,6 @@ export type FileAction = 'created' | 'updated' | 'unchanged' | 'skipped';
 
 /** Run state and worktrees never belong in git; prds/ and config.yaml do. */
 const RALPH_IGNORES = ['runs/', 'worktrees/'];
-const ROOT_IGNORES = ['.ralph/runs/', '.ralph/worktrees/'];
 
 /**
  * Makes sure `.ralph/.gitignore` ignores `runs/` and `worktrees/`. Called by
@@ -16,11 +15,6 @@ const ROOT_IGNORES = ['.ralph/runs/', '.ralph/worktrees/'];
  */
 export async function ensureRalphGitignore(root: string): Promise<FileAction> {
   return ensureLines(path.join(ralphDir(root), '.gitignore'), RALPH_IGNORES, '');
-}
-
-/** Appends ralph's entries to the project's `.gitignore` if they are missing. */
-export async function ensureRootGitignore(root: string): Promise<FileAction> {
-  return ensureLines(path.join(root, '.gitignore'), ROOT_IGNORES, '# ralph run state and worktrees');
 }
 
 async function ensureLines(file: string, entries: readonly string[], header: string): Promise<FileAction> {

@@ -3,9 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse as parseYamlText } from 'yaml';
-import { defaultConfig, parseConfig } from './config.js';
+import { parseConfig } from './config.js';
+import { defaultConfig } from './config-schema.js';
 import { renderConfigTemplate } from './config-template.js';
-import { ensureRalphGitignore, initProject } from './init.js';
+import { ensureRalphGitignore } from './gitignore.js';
+import { initProject } from './init.js';
 import { configPath } from './layout.js';
 import { resolveTarget } from './resolve-target.js';
 
@@ -59,18 +61,17 @@ describe('config template', () => {
 });
 
 describe('initProject', () => {
-  it('scaffolds config, gitignores and an example PRD', async () => {
+  it('scaffolds config, .ralph/.gitignore and an example PRD, all inside .ralph/', async () => {
+    await fs.writeFile(path.join(root, '.gitignore'), 'node_modules\n');
     const entries = await initProject(root);
     expect(entries.map((e) => [path.relative(root, e.path), e.action])).toEqual([
       ['.ralph/config.yaml', 'created'],
-      ['.gitignore', 'created'],
       ['.ralph/.gitignore', 'created'],
       ['.ralph/prds/example/prd.md', 'created'],
     ]);
     expect(await read('.ralph/config.yaml')).toBe(renderConfigTemplate());
-    expect(await read('.gitignore')).toBe(
-      '# ralph run state and worktrees\n.ralph/runs/\n.ralph/worktrees/\n',
-    );
+    // The rules once, in .ralph/.gitignore: the project's own .gitignore is not touched.
+    expect(await read('.gitignore')).toBe('node_modules\n');
     expect(await read('.ralph/.gitignore')).toBe('runs/\nworktrees/\n');
     const target = await resolveTarget(root);
     expect(target.name).toBe('example');
@@ -93,20 +94,10 @@ describe('initProject', () => {
     await initProject(root);
     await fs.writeFile(configPath(root), 'checks: ["make test"]\n');
     const entries = await initProject(root);
-    expect(entries.map((e) => e.action)).toEqual(['skipped', 'unchanged', 'unchanged', 'skipped']);
+    expect(entries.map((e) => e.action)).toEqual(['skipped', 'unchanged', 'skipped']);
     expect(entries[0]?.note).toContain('already exists');
     expect(await read('.ralph/config.yaml')).toBe('checks: ["make test"]\n');
-    expect(await read('.gitignore')).toBe(
-      '# ralph run state and worktrees\n.ralph/runs/\n.ralph/worktrees/\n',
-    );
-  });
-
-  it('appends to an existing .gitignore, recognising entries it already has', async () => {
-    await fs.writeFile(path.join(root, '.gitignore'), 'node_modules\n/.ralph/runs');
-    await initProject(root);
-    expect(await read('.gitignore')).toBe(
-      'node_modules\n/.ralph/runs\n\n# ralph run state and worktrees\n.ralph/worktrees/\n',
-    );
+    expect(await read('.ralph/.gitignore')).toBe('runs/\nworktrees/\n');
   });
 
   it('adds no example to a project that already has PRDs', async () => {

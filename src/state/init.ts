@@ -3,11 +3,11 @@ import { writeFileAtomic } from './atomic.js';
 import { type ConfigTemplateOptions, renderConfigTemplate } from './config-template.js';
 import { EXAMPLE_PRD } from './example-prd.js';
 import { statOrNull } from './fs-util.js';
-import { ensureRalphGitignore, ensureRootGitignore, type FileAction } from './gitignore.js';
+import { ensureRalphGitignore, type FileAction } from './gitignore.js';
 import { configPath, prdPaths, ralphDir } from './layout.js';
 import { listPrdNames } from './resolve-target.js';
 
-export { ensureRalphGitignore, ensureRootGitignore, type FileAction } from './gitignore.js';
+export type { FileAction } from './gitignore.js';
 
 export interface InitEntry {
   path: string;
@@ -19,8 +19,10 @@ export interface InitEntry {
 export const EXAMPLE_PRD_NAME = 'example';
 
 /**
- * Scaffolds `.ralph/`: config.yaml, the .gitignore entries and an example
- * PRD. Never overwrites: an existing config is skipped, and the example is
+ * Scaffolds `.ralph/`: config.yaml, `.ralph/.gitignore` and an example PRD.
+ * Everything it writes is new and inside `.ralph/`: the project's own
+ * `.gitignore` is left alone (the same rules in two places changed a tracked
+ * file that then stood in the way of `ralph merge`). Never overwrites: an existing config is skipped, and the example is
  * only added to a project without PRDs (a second PRD would change which one
  * runs by default).
  */
@@ -33,7 +35,6 @@ export async function initProject(root: string, options: ConfigTemplateOptions =
     await writeFileAtomic(config, renderConfigTemplate(options));
     entries.push({ path: config, action: 'created' });
   }
-  entries.push({ path: path.join(root, '.gitignore'), action: await ensureRootGitignore(root) });
   entries.push({ path: path.join(ralphDir(root), '.gitignore'), action: await ensureRalphGitignore(root) });
   const example = prdPaths(root, EXAMPLE_PRD_NAME).md;
   const existing = await listPrdNames(root);

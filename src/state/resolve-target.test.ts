@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -59,6 +60,17 @@ describe('resolveTarget by PRD name', () => {
     expect(text(error)).toContain(path.join(root, '.ralph/prds/missing/prd.md'));
     expect(text(error)).toContain(path.join(root, '.ralph/prds/missing/prd.json'));
     expect(text(error)).toContain('other');
+    expect(text(error)).not.toContain('Did you mean');
+  });
+
+  it('says which PRD a mistyped name probably meant', async () => {
+    await write('.ralph/prds/example/prd.md');
+    await write('.ralph/prds/billing/prd.md');
+    const error = await usageError(resolveTarget(root, 'exmaple', { cwd: root }));
+    expect(error.details[0]).toBe('Did you mean "example"?');
+    expect(text(await usageError(resolveTarget(root, 'biling', { cwd: root })))).toContain(
+      'Did you mean "billing"?',
+    );
   });
 });
 
@@ -84,9 +96,17 @@ describe('resolveTarget without a target', () => {
   });
 
   it('says where it looked when there is none', async () => {
+    execFileSync('git', ['init', '-q'], { cwd: root });
     const error = await usageError(resolveTarget(root));
     expect(text(error)).toContain(path.join(root, '.ralph/prds'));
-    expect(text(error)).toContain('ralph init');
+    expect(text(error)).toContain('Create one with `ralph init`');
+  });
+
+  it('outside a git repository, says to make one first rather than send to `ralph init`, which needs it', async () => {
+    const error = await usageError(resolveTarget(root));
+    expect(text(error)).not.toContain('Create one with `ralph init`');
+    expect(text(error)).toContain('is not inside a git repository');
+    expect(text(error)).toContain('`git init` and make a first commit, then `ralph init`');
   });
 });
 

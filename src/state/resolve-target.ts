@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { closestKey } from '../core/closest-name.js';
 import { UsageError } from '../core/errors.js';
 import type { TaskFormat } from '../core/types.js';
 import { isMissing, statOrNull } from './fs-util.js';
@@ -12,6 +13,7 @@ import {
   runDir,
   sanitizeName,
 } from './layout.js';
+import { locateProject } from './project-root.js';
 
 export interface ResolvedTarget {
   /** The PRD name, or a name derived from the file; names the run folder. */
@@ -56,9 +58,12 @@ export async function resolveTarget(
     const p = prdPaths(root, target);
     lookedFor.unshift(p.md, p.json);
   }
+  const names = await listPrdNames(root);
+  const guess = closestKey(target, names);
   throw new UsageError(`No PRD found for ${JSON.stringify(target)}.`, [
+    ...(guess !== undefined ? [`Did you mean ${JSON.stringify(guess)}?`] : []),
     `Looked for: ${lookedFor.join(', ')}.`,
-    ...(await availableHint(root)),
+    ...availableHint(root, names),
   ]);
 }
 
@@ -109,7 +114,9 @@ async function resolveDefault(root: string): Promise<ResolvedTarget> {
     const p = prdPaths(root, DEFAULT_PRD);
     throw new UsageError('No PRD found.', [
       `Looked in ${prdsDir(root)} for a folder with a prd.md or prd.json (none there, and no ${p.md} or ${p.json}).`,
-      'Create one with `ralph init` or `ralph new`, or pass a path to a prd.json, prd.md or spec directory.',
+      (await locateProject(root)).inGit
+        ? 'Create one with `ralph init` or `ralph new`, or pass a path to a prd.json, prd.md or spec directory.'
+        : `${root} is not inside a git repository, which ralph needs (each story's work is a commit): \`git init\` and make a first commit, then \`ralph init\`.`,
     ]);
   }
   throw new UsageError(`Several PRDs and none named ${DEFAULT_PRD}; say which one to use.`, [
@@ -212,7 +219,6 @@ async function hasEpicFolders(dir: string): Promise<boolean> {
   return entries.some((e) => e.isDirectory() && /^epic-\d+/.test(e.name));
 }
 
-async function availableHint(root: string): Promise<string[]> {
-  const names = await listPrdNames(root);
+function availableHint(root: string, names: readonly string[]): string[] {
   return names.length > 0 ? [`PRDs in ${prdsDir(root)}: ${names.join(', ')}.`] : [];
 }

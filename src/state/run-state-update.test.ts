@@ -2,8 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { RunStateSchema } from './run-state.js';
 import {
   addUsage,
-  clearCurrent,
-  clearStop,
   markFailed,
   markPassed,
   markStopped,
@@ -92,13 +90,11 @@ describe('run state updates', () => {
     let state = startAttempt(base(), { storyId: 'US-001', headBefore: sha('a'), now: t(1) });
     state = markFailed(state, 'US-009', { reason: 'x', kind: 'x', now: t(2) });
     expect(state.current?.storyId).toBe('US-001');
-    expect(clearCurrent(state, t(3)).current).toBeNull();
   });
 
-  it('records and clears a stop', () => {
+  it('records a stop', () => {
     const stopped = markStopped(base(), { reason: 'max iterations', exitCode: 3, now: t(5) });
     expect(stopped.stop).toEqual({ reason: 'max iterations', exitCode: 3, at: t(5).toISOString() });
-    expect(clearStop(stopped, t(6)).stop).toBeUndefined();
   });
 
   it('never mutates its input', () => {

@@ -130,24 +130,12 @@ export function unparkStory(state: RunState, storyId: string, now: Date): RunSta
   });
 }
 
-export const clearCurrent = (state: RunState, now: Date): RunState => ({
-  ...state,
-  current: null,
-  updatedAt: now.toISOString(),
-});
-
 export function markStopped(
   state: RunState,
   stop: { reason: string; exitCode: number; now: Date },
 ): RunState {
   const at = stop.now.toISOString();
   return { ...state, updatedAt: at, stop: { reason: stop.reason, exitCode: stop.exitCode, at } };
-}
-
-/** A resumed run is no longer stopped. */
-export function clearStop(state: RunState, now: Date): RunState {
-  const { stop: _stop, ...rest } = state;
-  return { ...rest, updatedAt: now.toISOString() };
 }
 
 /** Closes the story's attempt in flight, adding its wall time to the story's. */

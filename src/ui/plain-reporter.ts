@@ -1,7 +1,7 @@
 import type { AgentEvent, RetryEvent } from '../agents/agent-event.js';
 import { describeForecast } from '../core/forecast.js';
 import { formatUsd as money } from '../core/money.js';
-import { visibleText } from '../core/visible-text.js';
+import { visibleLine, visibleText } from '../core/visible-text.js';
 import type { EventOf, RunEvent } from '../events/run-event.js';
 import { describeHookEvent } from './hook-lines.js';
 import { duration } from './tui/model/format.js';
@@ -39,7 +39,7 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
   switch (event.type) {
     case 'run-started':
       if (event.goal) return describeGoalStart(event, event.goal);
-      return `${event.resumed ? 'resuming' : 'starting'} ${event.name} (${event.project}): ${event.remaining} stor${event.remaining === 1 ? 'y' : 'ies'} left, agent ${event.agent}${sandboxNote(event)}, up to ${plural(event.maxIterations, 'iteration')}`;
+      return `${event.resumed ? 'resuming' : 'starting'} ${event.name} (${event.project}): ${event.remaining} stor${event.remaining === 1 ? 'y' : 'ies'} left, agent ${event.agent}${sandboxNote(event)}, ${iterationLimit(event)}`;
     case 'lock-taken-over':
       return describeTakeover(event);
     case 'recovered':
@@ -49,7 +49,7 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
     case 'iteration-started':
       if (event.mode !== undefined)
         return `iteration ${event.iteration}/${event.maxIterations}: ${event.mode}${event.step ? ` ${event.step.id}: ${firstLine(event.step.prompt.trim())}` : ''}`;
-      return `iteration ${event.iteration}/${event.lastIteration ?? event.maxIterations}: ${event.storyId} ${event.title} (attempt ${event.attempt}/${event.maxAttempts})`;
+      return `iteration ${event.iteration}/${event.lastIteration ?? event.maxIterations}: ${event.storyId} ${visibleLine(event.title ?? '')} (attempt ${event.attempt}/${event.maxAttempts})`;
     case 'agent-event':
       return describeAgentEvent(event.event, verbose);
     case 'agent-exited':
@@ -64,12 +64,11 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
       return `  check: ${event.command}`;
     case 'check-finished': {
       const line = `  check ${event.exitCode === 0 ? 'passed' : `failed (exit ${event.exitCode})`}: ${event.command} ${seconds(event.durationMs)}`;
-      // With -v a failed gate shows what it said, as the next attempt's prompt does.
+      // A failed gate shows its last lines (all it kept with -v, as the next attempt's prompt does):
+      // why the story failed or was parked is on the screen without -v, as in the TUI and `ralph logs`.
       const said = event.outputTail.trimEnd();
-      return verbose && event.exitCode !== 0 && said !== ''
-        ? `${line}
-${indent(said)}`
-        : line;
+      if (event.exitCode === 0 || said === '') return line;
+      return `${line}\n${indent(verbose ? said : lastLines(said, GATE_LINES))}`;
     }
     case 'story-passed':
       return `✓ ${event.storyId} passed on attempt ${event.attempt}${event.afterResolution ? ', landed after resolution' : ''}: ${event.commits.map((c) => c.sha.slice(0, 7)).join(', ')} (${money(event.costUsd)}, ${seconds(event.durationMs)})${event.forecast ? ` — ${describeForecast(event.forecast)}` : ''}`;
@@ -132,7 +131,7 @@ ${indent(said)}`
     case 'run-finished':
       if (event.goal) return describeGoalFinish(event, event.goal);
       return [
-        `${event.message} — ${event.passed}/${event.total} passed, ${plural(event.iterations, 'iteration')}, ${money(event.costUsd)}${event.parked.length ? `, parked: ${event.parked.join(', ')}` : ''} (exit ${event.exitCode})`,
+        `${event.message} — ${event.passed}/${event.total} passed, ${iterationCount(event)}, ${money(event.costUsd)}${event.parked.length ? `, parked: ${event.parked.join(', ')}` : ''} (exit ${event.exitCode})`,
         ...questionLines(event.questions ?? []),
       ].join('\n');
     case 'goal-result':
@@ -154,7 +153,7 @@ ${indent(said)}`
     case 'agent-unusable':
       return `✗ ${event.agent}: ${firstLine(event.message)}; ${event.fix}`;
     case 'question-asked':
-      return `? ${event.storyId ?? 'the run'} asks (${event.questionId}): ${firstLine(event.question.trim())}`;
+      return `? ${event.storyId ?? 'the run'} asks${event.questionId === event.storyId ? '' : ` (${event.questionId})`}: ${firstLine(event.question.trim())}`;
     case 'question-answered':
       return `  answered ${event.questionId}: ${firstLine(event.answer.trim())}`;
     case 'webhook-failed':
@@ -173,6 +172,10 @@ ${indent(said)}`
       return `${event.created ? 'created and switched to' : 'switched to'} ${event.branch}`;
     case 'task-file-copied':
       return `  committed the task file in the worktree (${event.commit.slice(0, 7)})`;
+    case 'task-file-updated':
+      return `  took the main checkout's edits to the task file (${mainEditsText(event)}; statuses as the run left them) (${event.commit.slice(0, 7)})`;
+    case 'uncommitted-left-out':
+      return `  note: the worktree starts from the last commit; ${event.files.length} uncommitted change${event.files.length === 1 ? '' : 's'} in the main checkout ${event.files.length === 1 ? 'is' : 'are'} not in it (${listSome(event.files)}); commit them first for the agent to see them`;
     case 'setup-started':
       return `worktree setup: ${event.command}`;
     case 'setup-finished':
@@ -196,6 +199,46 @@ ${indent(said)}`
     case 'pr-failed':
       return `no pull request: ${event.message}`;
   }
+}
+
+/**
+ * The limit in the numbers the iteration lines use (`iteration 3/11`): on a
+ * resumed run the numbers go on from the earlier sessions'.
+ */
+function iterationLimit(event: EventOf<'run-started'>): string {
+  if (event.lastIteration === undefined) return `up to ${plural(event.maxIterations, 'iteration')}`;
+  return `up to iteration ${event.lastIteration} (${event.maxIterations} this session)`;
+}
+
+/** This session's iterations, and every session's when they differ (as `ralph status` counts, beside the run's whole cost). */
+function iterationCount(event: EventOf<'run-finished'>): string {
+  const all = event.iterationsInAll;
+  const here = plural(event.iterations, 'iteration');
+  return all === undefined || all === event.iterations ? here : `${here} this session, ${all} in all`;
+}
+
+/** How many of a failed gate's last lines the default output shows. */
+const GATE_LINES = 5;
+
+function lastLines(text: string, count: number): string {
+  const lines = text.split('\n');
+  return lines.length <= count ? text : `…\n${lines.slice(-count).join('\n')}`;
+}
+
+/** "added US-006; changed US-002". */
+function mainEditsText(event: EventOf<'task-file-updated'>): string {
+  const parts = [
+    event.added.length > 0 ? `added ${event.added.join(', ')}` : '',
+    event.changed.length > 0 ? `changed ${event.changed.join(', ')}` : '',
+    event.removed.length > 0 ? `removed ${event.removed.join(', ')}` : '',
+  ].filter((p) => p !== '');
+  return parts.length > 0 ? parts.join('; ') : 'no story changed';
+}
+
+/** The first few of a list of paths, and how many more. */
+function listSome(files: readonly string[], shown = 3): string {
+  const more = files.length - shown;
+  return `${files.slice(0, shown).join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
 }
 
 /** "conflict with US-006 in REGISTRY.md", "the checks failed once US-006 landed". */

@@ -16,7 +16,11 @@ export interface TranscriptOptions {
   resumeCommand?: (agent: string, sessionId: string) => readonly string[] | undefined;
 }
 
-/** The records of iteration `n`: from its start to the next iteration's, in its lane. */
+/**
+ * The records of iteration `n`: from its start to the next iteration's, in
+ * its lane, or to the end of its session (a stopped iteration is followed by
+ * the next run's start, whose lines are not its own).
+ */
 export function iterationRecords(records: readonly RunEventRecord[], n: number): RunEventRecord[] {
   const start = records.findIndex((r) => r.type === 'iteration-started' && r.iteration === n);
   if (start === -1) return [];
@@ -24,6 +28,7 @@ export function iterationRecords(records: readonly RunEventRecord[], n: number):
   const out: RunEventRecord[] = [];
   for (const record of records.slice(start)) {
     if (record !== records[start] && record.type === 'iteration-started' && record.worker === lane) break;
+    if (record.type === 'run-started') break;
     if (record.worker !== lane) continue;
     if ('iteration' in record && typeof record.iteration === 'number' && record.iteration !== n) continue;
     out.push(record);

@@ -30,6 +30,26 @@ const started: EventOf<'run-started'> = {
 };
 
 describe('webhook notifications', () => {
+  it('carries the spend rounded to a millionth of a dollar, without floating-point residue', () => {
+    const usage = (costUsd: number): RunEvent => ({
+      type: 'usage',
+      iteration: 1,
+      storyId: 'US-001',
+      costUsd,
+      inputTokens: 1,
+      outputTokens: 1,
+    });
+    const parked: RunEvent = {
+      type: 'story-parked',
+      storyId: 'US-001',
+      attempts: 2,
+      reason: 'checks failed',
+    };
+    const [note] = notify([{ ...started, costUsd: 0 }, usage(0.024), usage(0.024), usage(0.024), parked]);
+    expect(0.024 + 0.024 + 0.024).not.toBe(0.072);
+    expect(note?.costUsd).toBe(0.072);
+  });
+
   it('a question: the sentence names the story, the question and the command; counts and spend come along', () => {
     const [question, ...rest] = notify([
       started,

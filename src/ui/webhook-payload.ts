@@ -4,7 +4,7 @@
  * cannot log in, a limit, the end), each as one JSON body with one sentence
  * Slack, Mattermost and similar incoming webhooks show as it is.
  */
-import { formatUsd } from '../core/money.js';
+import { formatUsd, roundUsd } from '../core/money.js';
 import type { Notification, NotifyEvent } from '../core/notification.js';
 import { answerCommand, oneLine } from '../core/questions.js';
 import { visibleText } from '../core/visible-text.js';
@@ -59,7 +59,7 @@ export function notificationsFor(event: RunEventRecord, tally: RunTally): Notifi
     ...(story !== undefined ? { story } : {}),
     passed: tally.passed,
     total: tally.total,
-    costUsd: tally.costUsd,
+    costUsd: roundUsd(tally.costUsd),
     at: event.at,
   });
   const who = tally.goal !== undefined ? `goal run ${tally.run}` : tally.run;

@@ -22,6 +22,11 @@ export interface ActionReply {
   message: string;
 }
 
+/** How a run stopped from the page goes on: its own command again (a goal run's is the same `ralph goal` command). */
+function resumeCommand(kind: 'prd' | 'goal', run: string): string {
+  return kind === 'goal' ? 'ralph goal (the same command)' : `ralph run ${run}`;
+}
+
 /** Who the log says asked, when a run is paused or stopped from the page. */
 export const FROM_PAGE = 'web page';
 
@@ -62,7 +67,7 @@ export async function control(watch: ProjectWatch, run: string, body: unknown): 
     status: 202,
     message:
       parsed.data.request === 'pause'
-        ? `${run} stops after the iteration under way`
-        : `${run} stops now; the attempt under way is rolled back`,
+        ? `${run} stops after the iteration under way; \`${resumeCommand(found.ref.kind, run)}\` goes on from there`
+        : `${run} stops now; the attempt under way is rolled back; \`${resumeCommand(found.ref.kind, run)}\` goes on from there`,
   };
 }

@@ -3,6 +3,7 @@ import {
   checkAccess,
   credentialsFor,
   csrfProblem,
+  hostAllowed,
   randomToken,
   sessionCookie,
   tokenProblem,
@@ -44,10 +45,46 @@ describe('checkAccess', () => {
     }
   });
 
-  it('the cookie is HttpOnly, SameSite=Strict, and named after the port', () => {
-    expect(sessionCookie(credentials)).toBe(
-      'ralph_serve_7257=t0ken-t0ken-t0ken-t0ken; HttpOnly; SameSite=Strict; Path=/',
-    );
+  it('the cookie is HttpOnly, SameSite=Strict, named after the port, and holds a random session id, never the token', () => {
+    const first = sessionCookie(credentials);
+    const second = sessionCookie(credentials);
+    expect(first).toMatch(/^ralph_serve_7257=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=\/$/);
+    expect(first).not.toContain('t0ken');
+    expect(second).not.toBe(first);
+  });
+
+  it('refuses the token itself in the cookie, and a session id another server gave', () => {
+    expect(
+      checkAccess(credentials, url('/'), { cookie: 'ralph_serve_7257=t0ken-t0ken-t0ken-t0ken' }),
+    ).toEqual({
+      kind: 'denied',
+    });
+    const other = credentialsFor('t0ken-t0ken-t0ken-t0ken', 7257);
+    const cookie = sessionCookie(other).split(';')[0];
+    expect(checkAccess(credentials, url('/'), { cookie })).toEqual({ kind: 'denied' });
+  });
+});
+
+describe('hostAllowed', () => {
+  it('takes the bound address or localhost, with the port', () => {
+    expect(hostAllowed('127.0.0.1', 7257, '127.0.0.1:7257')).toBe(true);
+    expect(hostAllowed('127.0.0.1', 7257, 'localhost:7257')).toBe(true);
+    expect(hostAllowed('127.0.0.1', 7257, 'LOCALHOST:7257')).toBe(true);
+    expect(hostAllowed('::1', 7257, '[::1]:7257')).toBe(true);
+    expect(hostAllowed('box.lan', 7257, 'box.lan:7257')).toBe(true);
+  });
+
+  it('refuses another name (DNS rebinding), another port, and no Host at all', () => {
+    expect(hostAllowed('127.0.0.1', 7257, 'evil.example:7257')).toBe(false);
+    expect(hostAllowed('127.0.0.1', 7257, 'evil.example')).toBe(false);
+    expect(hostAllowed('127.0.0.1', 7257, '127.0.0.1:80')).toBe(false);
+    expect(hostAllowed('127.0.0.1', 7257, '127.0.0.1')).toBe(false);
+    expect(hostAllowed('127.0.0.1', 7257, undefined)).toBe(false);
+    expect(hostAllowed('box.lan', 7257, 'localhost.evil.example:7257')).toBe(false);
+  });
+
+  it('takes any name when bound to every address (--host 0.0.0.0): the names it is reached by are not its to know', () => {
+    expect(hostAllowed('0.0.0.0', 7257, 'whatever:7257')).toBe(true);
   });
 });
 

@@ -1,7 +1,11 @@
 /**
  * Who may use the page: whoever has the token `ralph serve` printed. The
- * first visit brings it in the URL; it then lives in an HttpOnly cookie (and
- * the URL loses it). A request that changes something also carries the
+ * first visit brings it in the URL; the browser then holds an HttpOnly cookie
+ * with a random session id — never the token, since cookies are not kept
+ * per port and any other server on the same host would be sent it — and the
+ * URL loses the token. Requests must name this server in their `Host`
+ * (the address it is bound to, or `localhost`), so a page on another name
+ * that resolves here (DNS rebinding) is refused before anything else. A request that changes something also carries the
  * page's CSRF token in a header, is JSON, and comes from the page's own
  * origin, so another site open in the same browser cannot post to it.
  */
@@ -19,7 +23,12 @@ export interface Credentials {
   csrf: string;
   /** Per port: two servers on one host must not take each other's cookie. */
   cookieName: string;
+  /** The sessions handed out, by the SHA-256 of their id: what a cookie must hold. */
+  sessions: Set<string>;
 }
+
+/** Past this many sessions the oldest is forgotten (its browser asks for the token again). */
+const MAX_SESSIONS = 1000;
 
 export const randomToken = (): string => randomBytes(24).toString('base64url');
 
@@ -35,8 +44,11 @@ export function credentialsFor(token: string, port: number): Credentials {
     token,
     csrf: createHmac('sha256', token).update('ralph serve csrf').digest('hex'),
     cookieName: `ralph_serve_${port}`,
+    sessions: new Set(),
   };
 }
+
+const sessionKey = (id: string): string => createHash('sha256').update(id).digest('hex');
 
 /** Compares secrets in constant time, whatever their lengths. */
 export function sameSecret(given: string, expected: string): boolean {
@@ -46,7 +58,7 @@ export function sameSecret(given: string, expected: string): boolean {
 }
 
 export type Access =
-  /** The cookie or an `Authorization: Bearer` header holds the token. */
+  /** The cookie holds a session this server gave, or an `Authorization: Bearer` header holds the token. */
   | { kind: 'ok' }
   /** The URL holds the token: set the cookie and send the browser to the same place without it. */
   | { kind: 'from-url'; cleanUrl: string }
@@ -62,13 +74,39 @@ export function checkAccess(credentials: Credentials, url: URL, headers: Incomin
     return { kind: 'from-url', cleanUrl: `${clean.pathname}${clean.search}` };
   }
   const bearer = /^Bearer (\S+)$/.exec(headers.authorization ?? '')?.[1];
+  if (bearer !== undefined)
+    return sameSecret(bearer, credentials.token) ? { kind: 'ok' } : { kind: 'denied' };
   const cookie = cookieValue(headers.cookie, credentials.cookieName);
-  const given = bearer ?? cookie;
-  return given !== undefined && sameSecret(given, credentials.token) ? { kind: 'ok' } : { kind: 'denied' };
+  return cookie !== undefined && credentials.sessions.has(sessionKey(cookie))
+    ? { kind: 'ok' }
+    : { kind: 'denied' };
 }
 
+/** A new session's cookie: a random id, remembered here; the token never leaves for the browser. */
 export function sessionCookie(credentials: Credentials): string {
-  return `${credentials.cookieName}=${credentials.token}; HttpOnly; SameSite=Strict; Path=/`;
+  const id = randomBytes(32).toString('base64url');
+  credentials.sessions.add(sessionKey(id));
+  if (credentials.sessions.size > MAX_SESSIONS) {
+    const oldest = credentials.sessions.values().next().value;
+    if (oldest !== undefined) credentials.sessions.delete(oldest);
+  }
+  return `${credentials.cookieName}=${id}; HttpOnly; SameSite=Strict; Path=/`;
+}
+
+/** The addresses a server on any address answers on: no name to check the `Host` against. */
+const ANY_ADDRESS = new Set(['0.0.0.0', '::', '[::]']);
+
+/**
+ * Whether the request's `Host` names this server: the address it is bound
+ * to (as `--host` gave it), or `localhost`, with its port. A server bound to
+ * any address (`--host 0.0.0.0`) is reached by names it cannot know, so
+ * there any `Host` is taken.
+ */
+export function hostAllowed(bound: string, port: number, host: string | undefined): boolean {
+  if (ANY_ADDRESS.has(bound)) return true;
+  if (host === undefined) return false;
+  const name = bound.includes(':') && !bound.startsWith('[') ? `[${bound}]` : bound;
+  return [name, 'localhost'].some((n) => host.toLowerCase() === `${n.toLowerCase()}:${port}`);
 }
 
 /** Why a state-changing request is refused, or null when it may go on. */

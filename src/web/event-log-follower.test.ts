@@ -23,7 +23,7 @@ describe('EventLogFollower', () => {
     expect(await follower.look()).toEqual({ lines: [], reset: false });
     await writeFile(file, asked(1, 'US-001'));
     const first = await follower.look();
-    expect(first.lines.map((l) => [l.text, l.tone])).toEqual([['? US-001 asks (US-001): US-001?', 'info']]);
+    expect(first.lines.map((l) => [l.text, l.tone])).toEqual([['? US-001 asks: US-001?', 'info']]);
     await appendFile(file, line(2, { type: 'stop-requested', how: 'graceful', from: 'web page' }));
     expect((await follower.look()).lines.map((l) => [l.text, l.tone])).toEqual([
       ['paused from the web page: stopping after this iteration', 'warn'],

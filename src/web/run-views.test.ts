@@ -131,6 +131,43 @@ describe('prdRunView', () => {
   });
 });
 
+describe('prdRunView in words a person reads', () => {
+  it('shows clock times, never raw ISO timestamps, and how a paused run goes on', () => {
+    const running = prdRunView(
+      read({
+        lock: held,
+        prd: prd(story('US-001')),
+        activity: {
+          ...emptyActivity,
+          iteration: { number: 2, label: 'US-001 Title', startedAt: '2026-01-02T03:04:05.678Z' },
+        },
+      }),
+    );
+    expect(running.detail).toBe('iteration 2: US-001 Title, since 03:04:05 UTC');
+    const waiting = prdRunView(
+      read({
+        lock: held,
+        prd: prd(story('US-001')),
+        activity: {
+          ...emptyActivity,
+          waiting: { reason: 'rate-limit', message: 'try later', until: '2026-01-02T04:00:00.000Z' },
+        },
+      }),
+    );
+    expect(waiting.detail).toBe('waiting (rate-limit): try later until 04:00:00 UTC');
+    const paused = prdRunView(
+      read({
+        prd: prd(story('US-001')),
+        activity: {
+          ...emptyActivity,
+          finished: { message: 'stopped', exitCode: 130, at: '2026-01-02T04:00:00.000Z' },
+        },
+      }),
+    );
+    expect(paused.detail).toBe('stopped (exit 130); `ralph run demo` goes on from there');
+  });
+});
+
 describe('goalRunView', () => {
   it('shows the steps, and a goal that needs a person says why', () => {
     const view = goalRunView({

@@ -81,7 +81,9 @@ export function prdRunView(read: PrdRead): RunView {
     kind: 'prd',
     title: read.prd?.project ?? read.name,
     phase,
-    detail: detailOf(read, live, phase === 'interrupted' ? interrupted : null, state?.stop?.reason ?? null),
+    detail: detailOf(read, live, phase === 'interrupted' ? interrupted : null, state?.stop?.reason ?? null, {
+      resume: `\`ralph run ${read.name}\``,
+    }),
     done,
     total: items.length,
     iterations: state?.totals.iterations ?? 0,
@@ -116,7 +118,9 @@ export function goalRunView(read: GoalRead): RunView {
     kind: 'goal',
     title: s?.goal.trim().split('\n')[0] ?? read.name,
     phase,
-    detail: detailOf(read, live, humanNeeded, s?.stop?.reason ?? null),
+    detail: detailOf(read, live, humanNeeded, s?.stop?.reason ?? null, {
+      resume: 'the same `ralph goal` command',
+    }),
     done: s?.done ?? 0,
     total: s?.total ?? 0,
     iterations: s?.iterations ?? 0,
@@ -143,22 +147,33 @@ function controlOf(read: Shared, live: RunView['live']): RunView['control'] {
   return forThisRun ? c.request : null;
 }
 
+/** An ISO time as a clock time a person reads (`03:04:05 UTC`), never the raw timestamp. */
+function clockTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : `${date.toISOString().slice(11, 19)} UTC`;
+}
+
 function detailOf(
   read: Shared & { error: string | null },
   live: RunView['live'],
   standing: string | null,
   stopReason: string | null,
+  how: { resume: string },
 ): string {
   if (read.error !== null) return read.error;
   const { waiting, iteration, finished } = read.activity;
   if (live !== null) {
     if (waiting !== null)
-      return `waiting (${waiting.reason}): ${waiting.message}${waiting.until ? ` until ${waiting.until}` : ''}`;
+      return `waiting (${waiting.reason}): ${waiting.message}${waiting.until ? ` until ${clockTime(waiting.until)}` : ''}`;
     return iteration !== null
-      ? `iteration ${iteration.number}: ${iteration.label}, since ${iteration.startedAt}`
+      ? `iteration ${iteration.number}: ${iteration.label}, since ${clockTime(iteration.startedAt)}`
       : `running (pid ${live.pid} on ${live.host})`;
   }
   if (standing !== null) return standing;
-  if (finished !== null) return `${finished.message} (exit ${finished.exitCode})`;
+  if (finished !== null) {
+    // Paused or stopped (from the page too) with work left: how it goes on.
+    const left = finished.exitCode === 0 ? '' : `; ${how.resume} goes on from there`;
+    return `${finished.message} (exit ${finished.exitCode})${left}`;
+  }
   return stopReason !== null ? `stopped: ${stopReason}` : 'not run yet';
 }

@@ -6,7 +6,14 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { type ActionReply, answer, control } from './actions.js';
-import { type Credentials, checkAccess, credentialsFor, csrfProblem, sessionCookie } from './auth.js';
+import {
+  type Credentials,
+  checkAccess,
+  credentialsFor,
+  csrfProblem,
+  hostAllowed,
+  sessionCookie,
+} from './auth.js';
 import type { PageAssets } from './page-assets.js';
 import { ProjectWatch } from './project-watch.js';
 import { pageJson, StreamHub } from './stream-hub.js';
@@ -50,8 +57,13 @@ export async function startServing(options: ServeOptions): Promise<Serving> {
   });
   await watch.start();
   let credentials: Credentials | null = null;
+  let port = options.port;
   const server = createServer((request, response) => {
     if (credentials === null) return void response.writeHead(503).end();
+    if (!hostAllowed(options.host, port, request.headers.host)) {
+      // Another name resolving here (DNS rebinding): refused before the token is even looked at.
+      return send(response, 421, 'text/plain', 'ralph serve: this server is not known by that name\n');
+    }
     handle(request, response, { credentials, watch, hub, assets: options.assets }).catch((error: unknown) => {
       if (!response.headersSent) send(response, 500, 'text/plain', `ralph serve: ${messageOf(error)}`);
       else response.end();
@@ -65,7 +77,7 @@ export async function startServing(options: ServeOptions): Promise<Serving> {
     });
   });
   const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : options.port;
+  port = typeof address === 'object' && address !== null ? address.port : options.port;
   credentials = credentialsFor(options.token, port);
   return {
     port,

@@ -9,7 +9,9 @@ describe('links in the README and docs/', () => {
     expect(files.length).toBeGreaterThan(5);
     expect(brokenLinks(files, existsIn(REPO_ROOT))).toEqual([]);
     const readme = files.find((f) => f.path === 'README.md')?.text ?? '';
-    const unlinked = files.filter((f) => f.path.startsWith('docs/') && !readme.includes(`](${f.path})`));
+    const pages = files.filter((f) => /^docs\/[^/]+\.md$/.test(f.path));
+    expect(pages.length).toBeGreaterThan(5);
+    const unlinked = pages.filter((f) => !readme.includes(`](${f.path})`));
     expect(unlinked.map((f) => f.path)).toEqual([]);
   });
 
@@ -36,7 +38,7 @@ describe('links in the README and docs/', () => {
           '## Quick start',
           'See [the docs](docs/README.md), [a typo](docs/paralel.md), [start](#quick-start), [gone](#install),',
           '[a heading there](docs/README.md#using-ralph), [not there](docs/README.md#nothing), ![a picture](docs/x.png),',
-          '[a web page](https://example.com/nowhere.md) and `[in code](docs/none.md)`.',
+          '[a web page](https://example.com/nowhere.md), [a line](src/x.ts#L3) and `[in code](docs/none.md)`.',
           '```',
           '[in a block](docs/none.md)',
           '```',
@@ -47,7 +49,7 @@ describe('links in the README and docs/', () => {
         text: '# Docs\n## Using ralph\n[back](../README.md#quick-start) [up](../READ.md)\n',
       },
     ];
-    expect(brokenLinks(files, (p) => p === 'docs/x.png')).toEqual([
+    expect(brokenLinks(files, (p) => p === 'docs/x.png' || p === 'src/x.ts')).toEqual([
       { file: 'README.md', link: 'docs/paralel.md', why: 'no-such-file' },
       { file: 'README.md', link: '#install', why: 'no-such-heading' },
       { file: 'README.md', link: 'docs/README.md#nothing', why: 'no-such-heading' },

@@ -20,10 +20,14 @@ export interface BrokenLink {
   why: 'no-such-file' | 'no-such-heading';
 }
 
-/** README.md and every docs/*.md page. */
+/** README.md and every markdown page under docs/, at any depth. */
 export async function documentationFiles(root: string): Promise<MarkdownFile[]> {
-  const docs = (await readdir(path.join(root, 'docs'))).filter((name) => name.endsWith('.md')).sort();
-  const paths = ['README.md', ...docs.map((name) => `docs/${name}`)];
+  const entries = await readdir(path.join(root, 'docs'), { recursive: true, withFileTypes: true });
+  const docs = entries
+    .filter((e) => e.isFile() && e.name.endsWith('.md'))
+    .map((e) => path.relative(root, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
+    .sort();
+  const paths = ['README.md', ...docs];
   return Promise.all(paths.map(async (p) => ({ path: p, text: await readFile(path.join(root, p), 'utf8') })));
 }
 
@@ -57,7 +61,8 @@ export function brokenLinks(files: MarkdownFile[], exists: (repoPath: string) =>
           : path.posix.normalize(path.posix.join(path.posix.dirname(file.path), target));
       const page = byPath.get(resolved);
       if (!page && !exists(resolved)) broken.push({ file: file.path, link, why: 'no-such-file' });
-      else if (anchor !== undefined && !(page && headingIds(page.text).has(decodeURIComponent(anchor))))
+      // An anchor into a page of the set names a heading; into any other file (`x.ts#L10`) it is GitHub's.
+      else if (anchor !== undefined && page && !headingIds(page.text).has(decodeURIComponent(anchor)))
         broken.push({ file: file.path, link, why: 'no-such-heading' });
     }
   }

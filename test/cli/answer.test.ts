@@ -47,6 +47,26 @@ describe('ralph answer', () => {
     expect(question?.answer?.text).toBe('SQLite, file in data/');
   });
 
+  it('takes an unquoted answer, with or without the run named; the success line is no error line', async () => {
+    const { repo, runDir } = await projectAsking();
+    const result = await ralph(repo.dir, 'US-002', 'use', 'SQLite,', 'file', 'in', 'data/');
+    expect(result.stderr).toBe('');
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toMatch(/^answered US-002's question in demo\./);
+    expect((await listQuestions(runDir))[0]?.answer?.text).toBe('use SQLite, file in data/');
+
+    await keepQuestion(runDir, {
+      id: 'US-001',
+      storyId: 'US-001',
+      question: 'Which greeting?',
+      askedAt: '2026-01-02T11:00:00.000Z',
+      iteration: 3,
+    });
+    const named = await ralph(repo.dir, 'demo', 'US-001', 'say', 'hello');
+    expect(named.exitCode).toBe(0);
+    expect((await listQuestions(runDir)).find((q) => q.id === 'US-001')?.answer?.text).toBe('say hello');
+  });
+
   it('finds the run without a target, and refuses a second answer with exit 2', async () => {
     const { repo, runDir } = await projectAsking();
     expect((await ralph(repo.dir, 'US-002', 'SQLite')).exitCode).toBe(0);

@@ -25,6 +25,21 @@ describe('webhook URLs', () => {
     expect(await repo.git('status', '--porcelain', '--untracked-files=all')).toBe('');
   });
 
+  it('an invalid --notify is named by scheme and host only: no user, password, path or query', async () => {
+    const repo = await repoWith(PRD);
+    for (const [given, named] of [
+      ['ftp://alice:hunter2@files.example/T0/B1/s3cret?token=abc#frag', 'ftp://files.example/…'],
+      ['hooks.example/services/T0/B1/s3cret?token=abc', 'the value given'],
+    ] as const) {
+      const result = await runRalph(['run', 'demo', '--notify', given], { cwd: repo.dir });
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toContain(`--notify <url>': ${named} is not a webhook URL`);
+      for (const secret of ['alice', 'hunter2', 'T0', 's3cret', 'token', 'abc', 'frag']) {
+        expect(result.stderr).not.toContain(secret);
+      }
+    }
+  });
+
   it('notify: in the config is checked like the rest of it, with its path', async () => {
     const repo = await repoWith({
       ...PRD,

@@ -1,5 +1,6 @@
 /** The built CLI's read-only commands, run in real temporary git repositories. */
-import { cp, readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -140,9 +141,12 @@ describe('init, list and names', () => {
     const r = await repoWith();
     const init = await runRalph(['init'], { cwd: r.dir });
     expect(init.exitCode).toBe(0);
-    const gitignore = await readFile(join(r.dir, '.gitignore'), 'utf8');
-    expect(gitignore).toContain('.ralph/runs/');
-    expect(gitignore).toContain('.ralph/worktrees/');
+    // The ignore rules once, in .ralph/.gitignore; git ignores run state and worktrees through it.
+    expect(existsSync(join(r.dir, '.gitignore'))).toBe(false);
+    expect(await readFile(join(r.dir, '.ralph/.gitignore'), 'utf8')).toBe('runs/\nworktrees/\n');
+    await mkdir(join(r.dir, '.ralph/runs/x'), { recursive: true });
+    await writeFile(join(r.dir, '.ralph/runs/x/state.json'), '{}');
+    expect(await r.git('status', '--porcelain', '--untracked-files=all')).not.toContain('runs/');
     const list = await runRalph(['list'], { cwd: r.dir });
     expect(list.exitCode).toBe(0);
     expect(list.stdout).toMatch(/^example\s+0\/\d+/m);

@@ -5,8 +5,8 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_PROMPT_ARG_BYTES } from '../../src/agents/claude/claude-adapter.js';
 import { codexAdapter } from '../../src/agents/codex/codex-adapter.js';
+import { MAX_PROMPT_ARG_BYTES } from '../../src/agents/define-adapter.js';
 import { createHarness, type Harness, textsOf } from '../support/agent-harness.js';
 import { type CodexTestEnv, createCodexEnv } from '../support/codex-env.js';
 import { type Script, scriptedTurns } from '../support/model-script.js';

@@ -5,7 +5,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_PROMPT_ARG_BYTES } from '../../src/agents/claude/claude-adapter.js';
+import { MAX_PROMPT_ARG_BYTES } from '../../src/agents/define-adapter.js';
 import { geminiAdapter } from '../../src/agents/gemini/gemini-adapter.js';
 import { createHarness, type Harness, textsOf } from '../support/agent-harness.js';
 import { createGeminiEnv, GEMINI_TEST_SETTINGS, type GeminiTestEnv } from '../support/gemini-env.js';

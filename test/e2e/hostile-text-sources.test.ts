@@ -63,10 +63,10 @@ describe('hostile text in questions, transcripts and GitHub issues', () => {
     const asked = await p.run(['demo', '--headless', '--no-worktree']);
     expect(asked.exitCode).toBe(1);
     expectInert(asked, 'the asking run');
-    expect(asked.stdout).toContain(`? US-001 asks (US-001): ${SHOWN_QUESTION}`);
+    expect(asked.stdout).toContain(`? US-001 asks: ${SHOWN_QUESTION}`);
     const log = await p.read('.ralph/runs/demo/ralph.log');
     expect(log).not.toMatch(CONTROL);
-    expect(log).toContain(`? US-001 asks (US-001): ${SHOWN_QUESTION}`);
+    expect(log).toContain(`? US-001 asks: ${SHOWN_QUESTION}`);
 
     const status = await ralph(['status', 'demo']);
     expectInert(status, 'status');

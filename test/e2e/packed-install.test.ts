@@ -7,7 +7,7 @@
  * node_modules. The agent is the real Claude Code against the scripted model.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -146,6 +146,14 @@ describe('the packed package', () => {
     expect(
       packedFiles.filter((f) => f.startsWith('dist/cli/chunks/') && f.endsWith('.js')).length,
     ).toBeGreaterThan(10);
+  });
+
+  it("is the size the README's Install section says, within 15%", async () => {
+    const readme = await readFile(join(REPO, 'README.md'), 'utf8');
+    const said = /about ([\d.]+) MB to download/.exec(readme)?.[1];
+    expect(said, 'README.md names the download size').toBeDefined();
+    const bytes = (await stat(tarball)).size;
+    expect(Math.abs(Number(said) * 1_000_000 - bytes) / bytes).toBeLessThan(0.15);
   });
 
   it('has no runtime dependencies and no install scripts; the bin is `ralph`', () => {

@@ -57,6 +57,10 @@ describe('the Pause and Stop buttons', () => {
     // The run is over: its buttons go, and the page says how it ended.
     await expect.poll(() => page.locator('.controls').count(), { timeout: 15_000 }).toBe(0);
     await expect.poll(() => page.locator('.detail').textContent()).toMatch(/2\/3|stopped|interrupted/);
+    // ...and how it goes on.
+    await expect
+      .poll(() => page.locator('.detail').textContent())
+      .toContain('`ralph run demo` goes on from there');
   });
 
   it('Stop: the agent and its gate are killed now, and the attempt is rolled back without counting', async () => {

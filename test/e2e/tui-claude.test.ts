@@ -5,7 +5,7 @@ import { getAdapter } from '../../src/agents/registry.js';
 import { STORY_PROMPT } from '../../src/core/embedded-prompts.js';
 import { runLoop } from '../../src/sequential/sequential-runner.js';
 import { openTaskSource, readPrd } from '../../src/sources/load-task-source.js';
-import { defaultConfig } from '../../src/state/config.js';
+import { defaultConfig } from '../../src/state/config-schema.js';
 import type { PrdSummary, SessionEvent, TuiSession } from '../../src/ui/tui/session.js';
 import { createLoopProject, featSubjects, type LoopProject, prdJson } from '../support/loop-project.js';
 import { processesIn } from '../support/processes.js';

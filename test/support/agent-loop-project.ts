@@ -132,6 +132,8 @@ export interface AgentLoopProject {
   stories: StoryScript;
   /** HOME of the run. */
   home: string;
+  /** The environment ralph is started in (the agent's variables, HOME). */
+  env: NodeJS.ProcessEnv;
   /** `ralph run <args> --agent <agent>` in the project (`env` on top of the agent's). */
   run(args: string[], env?: NodeJS.ProcessEnv): Promise<CliResult>;
   /** Any `ralph` command in the project, with the agent's environment. */
@@ -163,6 +165,7 @@ export async function createAgentLoopProject(
     server: setup.server,
     stories,
     home: setup.home,
+    env: setup.processEnv,
     run: (args, env = {}) =>
       runRalph(['run', ...args, '--agent', agent], {
         cwd: repo.dir,

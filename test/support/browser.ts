@@ -25,7 +25,11 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-export async function launchBrowser(viewport = { width: 1000, height: 800 }): Promise<Browser> {
+/** `flags`: more of Chromium's switches (`--host-resolver-rules=…` to point a name at 127.0.0.1). */
+export async function launchBrowser(
+  viewport = { width: 1000, height: 800 },
+  flags: readonly string[] = [],
+): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
       `${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium), as .ci/run does`,
@@ -36,7 +40,7 @@ export async function launchBrowser(viewport = { width: 1000, height: 800 }): Pr
     executablePath: CHROMIUM,
     headless: true,
     // The fresh profile is the --user-data-dir playwright passes for `profile`.
-    args: FLAGS,
+    args: [...FLAGS, ...flags],
     viewport,
   });
   return {

@@ -4,7 +4,7 @@ import { claudeAdapter } from '../../src/agents/claude/claude-adapter.js';
 import type { RunEvent } from '../../src/events/run-event.js';
 import type { RunContext } from '../../src/run/run-context.js';
 import { openTaskSource } from '../../src/sources/load-task-source.js';
-import { defaultConfig } from '../../src/state/config.js';
+import { defaultConfig } from '../../src/state/config-schema.js';
 import { runFiles } from '../../src/state/layout.js';
 
 /** The PRD `demo` with its task file at `.ralph/prds/demo/prd.json` in `dir`; events go to `events`. */

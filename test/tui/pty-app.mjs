@@ -4,7 +4,7 @@
  * test/tui/fake-session.ts transpiled by the test.
  */
 import { pathToFileURL } from 'node:url';
-import { runTui } from '../../dist/ui/tui/index.js';
+import { runTui } from '../../dist/ui/tui/run-tui.js';
 
 const [modulePath, stepArg] = process.argv.slice(2);
 const { createFakeSession, happyRun, prdSummary } = await import(pathToFileURL(modulePath).href);
@@ -21,7 +21,7 @@ const session = createFakeSession({
   diffs: { 'US-001': 'diff --git a/greet.txt b/greet.txt\n-removed line\n+added line\n' },
 });
 
-const { code } = await runTui(session);
+const { code } = await runTui(session, { stdin: process.stdin, stdout: process.stdout });
 process.stdout.write(
   `\nTUI-EXIT ${code} CALLS ${JSON.stringify(session.calls.filter((c) => !c.startsWith('reload')))}\n`,
 );

@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir, removeTempDir } from '../support/temp-dir.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const DIST_TUI = join(here, '../../dist/ui/tui/index.js');
+const DIST_TUI = join(here, '../../dist/ui/tui/run-tui.js');
 const APP = join(here, 'pty-app.mjs');
 
 let dir: string;

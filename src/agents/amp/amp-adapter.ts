@@ -20,5 +20,3 @@ export const ampAdapter = defineAdapter({
   apiBase: (env) => env.AMP_URL || 'https://ampcode.com',
   resumeArgs: (sessionId) => ['threads', 'continue', sessionId],
 });
-
-export const buildAmpInvocation = ampAdapter.buildInvocation;

@@ -29,5 +29,4 @@ export const ampResultSchema = z.looseObject({
   usage: messageUsageSchema.optional(),
 });
 
-export type MessageUsage = z.infer<typeof messageUsageSchema>;
 export type AmpResult = z.infer<typeof ampResultSchema>;

@@ -3,19 +3,15 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CLAUDE_BINARY } from '../../../test/support/claude-env.js';
 import { makeTempDir, removeTempDir } from '../../../test/support/temp-dir.js';
+import { MAX_PROMPT_ARG_BYTES } from '../define-adapter.js';
 import { getAdapter } from '../registry.js';
-import {
-  buildClaudeInvocation,
-  claudeAdapter,
-  MAX_PROMPT_ARG_BYTES,
-  ROOT_WITHOUT_SANDBOX_REASON,
-} from './claude-adapter.js';
+import { claudeAdapter } from './claude-adapter.js';
 
 const BASE = ['-p', '--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions'];
 
-describe('buildClaudeInvocation', () => {
+describe('claudeAdapter.buildInvocation', () => {
   it('puts the prompt last, after --, so a leading dash is not an option', () => {
-    expect(buildClaudeInvocation({ prompt: '- [ ] do it' })).toEqual({
+    expect(claudeAdapter.buildInvocation({ prompt: '- [ ] do it' })).toEqual({
       args: [...BASE, '--', '- [ ] do it'],
       env: {},
       stdin: 'ignore',
@@ -23,13 +19,17 @@ describe('buildClaudeInvocation', () => {
   });
 
   it('adds the model and extra arguments before the prompt', () => {
-    const { args } = buildClaudeInvocation({ prompt: 'p', model: 'sonnet', extraArgs: ['--max-turns', '5'] });
+    const { args } = claudeAdapter.buildInvocation({
+      prompt: 'p',
+      model: 'sonnet',
+      extraArgs: ['--max-turns', '5'],
+    });
     expect(args).toEqual([...BASE, '--model', 'sonnet', '--max-turns', '5', '--', 'p']);
   });
 
   it('sends a prompt too big for one argument on stdin', () => {
     const prompt = 'é'.repeat(MAX_PROMPT_ARG_BYTES / 2 + 1);
-    const invocation = buildClaudeInvocation({ prompt });
+    const invocation = claudeAdapter.buildInvocation({ prompt });
     expect(invocation.args).toEqual(BASE);
     expect(invocation.stdin).toEqual({ text: prompt });
   });
@@ -101,7 +101,8 @@ describe('claude preflight', () => {
     const fake = await script('claude', 'echo 2.0.0');
     expect(await claudeAdapter.preflight({ binaryPath: fake, env: env(), isRoot: true })).toEqual({
       ok: false,
-      reason: ROOT_WITHOUT_SANDBOX_REASON,
+      reason:
+        'Claude Code refuses --dangerously-skip-permissions as root; set IS_SANDBOX=1 in the environment (only inside a container or VM you are willing to let the agent change), or run as a normal user.',
     });
     expect(
       await claudeAdapter.preflight({ binaryPath: fake, env: env({ IS_SANDBOX: 'true' }), isRoot: true }),

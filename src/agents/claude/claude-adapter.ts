@@ -2,8 +2,6 @@ import type { NotReady } from '../adapter.js';
 import { defineAdapter } from '../define-adapter.js';
 import { createClaudeParser } from './claude-parser.js';
 
-export { MAX_PROMPT_ARG_BYTES } from '../define-adapter.js';
-
 const ROOT_WITHOUT_SANDBOX: NotReady = {
   ok: false,
   kind: 'not-startable',
@@ -12,10 +10,6 @@ const ROOT_WITHOUT_SANDBOX: NotReady = {
     'set IS_SANDBOX=1 in the environment (only inside a container or VM you are willing to let the agent change), or run as a normal user.',
   ],
 };
-
-export const ROOT_WITHOUT_SANDBOX_REASON = [ROOT_WITHOUT_SANDBOX.reason, ...ROOT_WITHOUT_SANDBOX.fix].join(
-  '; ',
-);
 
 /** Claude Code's own rule: as root it allows skipping permissions only in a declared sandbox. */
 export function rootAllowed(env: NodeJS.ProcessEnv): boolean {
@@ -38,5 +32,3 @@ export const claudeAdapter = defineAdapter({
   resumeArgs: (sessionId) => [`--resume=${sessionId}`],
   ready: (ctx) => (ctx.isRoot && !rootAllowed(ctx.env) ? ROOT_WITHOUT_SANDBOX : null),
 });
-
-export const buildClaudeInvocation = claudeAdapter.buildInvocation;

@@ -42,5 +42,3 @@ export const codexAdapter = defineAdapter({
     };
   },
 });
-
-export const buildCodexInvocation = codexAdapter.buildInvocation;

@@ -20,5 +20,3 @@ export const cursorAdapter = defineAdapter({
   apiBase: () => 'https://api2.cursor.sh',
   resumeArgs: (sessionId) => ['--resume', sessionId],
 });
-
-export const buildCursorInvocation = cursorAdapter.buildInvocation;

@@ -39,5 +39,3 @@ export const geminiAdapter = defineAdapter({
     };
   },
 });
-
-export const buildGeminiInvocation = geminiAdapter.buildInvocation;

@@ -25,5 +25,3 @@ export const opencodeAdapter = defineAdapter({
   resumeArgs: (sessionId) => ['--session', sessionId],
   stderrRetry: opencodeStderrRetry,
 });
-
-export const buildOpencodeInvocation = opencodeAdapter.buildInvocation;

@@ -1,7 +1,9 @@
 import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { splitAnswerWords } from '../../core/answer-words.js';
 import { ExitCode, UsageError } from '../../core/errors.js';
 import { isOpen, openQuestion } from '../../core/questions.js';
-import { isValidPrdName, runDir, runFiles, runsDir } from '../../state/layout.js';
+import { isValidPrdName, prdPaths, runDir, runFiles, runsDir } from '../../state/layout.js';
 import { findProjectRoot } from '../../state/project-root.js';
 import { listQuestions, questionFiles, recordAnswer } from '../../state/questions.js';
 import { resolveTarget } from '../../state/resolve-target.js';
@@ -14,19 +16,19 @@ import { print } from '../output.js';
  * open question has that id.
  */
 export async function answerCommand(words: readonly string[]): Promise<number> {
-  if (words.length < 2 || words.length > 3) {
+  const root = await findProjectRoot(process.cwd());
+  const split = splitAnswerWords(words, (word) => namesRun(root, word));
+  if (split === null) {
     throw new UsageError('ralph answer takes [target] <id> "<text>"', [
       'e.g. ralph answer my-prd US-002 "Use PostgreSQL"',
     ]);
   }
-  const [target, id, text] = words.length === 3 ? words : [undefined, words[0], words[1]];
-  if (id === undefined || text === undefined) throw new UsageError('ralph answer needs an id and a text');
-  const root = await findProjectRoot(process.cwd());
+  const { target, id, text } = split;
   const run = target === undefined ? await runAsking(root, id) : await runOf(root, target);
   const answered = await recordAnswer(run.dir, id, text);
   const live = await isLive(run.dir);
   const about = answered.storyId ? `${answered.storyId}'s question` : `question ${answered.id}`;
-  print(`ralph: answered ${about} in ${run.name}.`);
+  print(`answered ${about} in ${run.name}.`);
   print(
     live
       ? '  The running loop picks the answer up within seconds.'
@@ -38,6 +40,13 @@ export async function answerCommand(words: readonly string[]): Promise<number> {
 interface RunFolder {
   name: string;
   dir: string;
+}
+
+/** Whether a word names a run (its folder, a PRD of that name) or a task file, rather than a question id. */
+function namesRun(root: string, word: string): boolean {
+  if (isValidPrdName(word) && (existsSync(runDir(root, word)) || existsSync(prdPaths(root, word).dir)))
+    return true;
+  return existsSync(path.resolve(word));
 }
 
 /** A run by name (PRD or goal run, also a task file's derived name), else a task file path. */

@@ -6,6 +6,7 @@ import { liveTaskPath } from '../../app/task-context.js';
 import { ExitCode } from '../../core/errors.js';
 import type { GoalMode } from '../../core/goal-types.js';
 import type { Prd } from '../../core/types.js';
+import { visibleLine } from '../../core/visible-text.js';
 import { listRalphWorktrees, type RalphWorktree } from '../../git/ralph-worktrees.js';
 import { isGoalRun, listGoalRuns } from '../../goal/goal-runs.js';
 import type { GoalRunState } from '../../goal/goal-summary.js';
@@ -85,7 +86,7 @@ export async function listCommand(opts: { json?: boolean } & SourceFlags): Promi
       const progress =
         r.errors > 0 ? `invalid (${r.errors} error${r.errors === 1 ? '' : 's'})` : `${r.done}/${r.total}`;
       const where = r.worktree ? `  [worktree on ${r.worktree.branch ?? 'a detached HEAD'}]` : '';
-      print(`${r.name.padEnd(width)}  ${progress.padEnd(7)}  ${r.title ?? ''}${where}`);
+      print(`${r.name.padEnd(width)}  ${progress.padEnd(7)}  ${visibleLine(r.title ?? '')}${where}`);
     }
   }
   if (goals.length > 0) printGoals(goals, rows.length > 0);
@@ -184,6 +185,8 @@ function printGoals(goals: readonly ListedGoal[], afterPrds: boolean): void {
     const steps = `${g.done}/${g.total} steps`;
     const state = g.state === 'running' && g.mode ? `running (${g.mode})` : g.state;
     const where = g.worktree ? `  [worktree on ${g.worktree.branch ?? 'a detached HEAD'}]` : '';
-    print(`  ${g.name.padEnd(width)}  ${steps.padEnd(11)}  ${state.padEnd(11)}  ${g.title}${where}`);
+    print(
+      `  ${g.name.padEnd(width)}  ${steps.padEnd(11)}  ${state.padEnd(11)}  ${visibleLine(g.title)}${where}`,
+    );
   }
 }

@@ -41,7 +41,9 @@ export async function mergeCommand(
       [`switch to it first: git switch ${base}`],
     );
   }
-  const tracked = await changesInTheWay(root, branch);
+  // The task file the user wrote here was committed on the branch: let the merge bring the branch's version.
+  const copies = await untrackedCopiesOf(root, branch);
+  const tracked = (await changesInTheWay(root, branch)).filter((e) => !copies.redundant.includes(e.path));
   if (tracked.length > 0) {
     throw new RalphError(
       'the main checkout has uncommitted changes; commit or stash them before merging',
@@ -56,8 +58,6 @@ export async function mergeCommand(
     );
   }
 
-  // The task file the user wrote here was committed on the branch: let the merge bring the branch's version.
-  const copies = await untrackedCopiesOf(root, branch);
   if (copies.blocking.length > 0) {
     throw new RalphError(
       `untracked files here would be overwritten by ${branch}; move them away first`,

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { ExitCode } from '../../core/errors.js';
 import { formatUsd as money } from '../../core/money.js';
+import { visibleLine } from '../../core/visible-text.js';
 import { type RunState, readRunState } from '../../state/run-state.js';
 import { duration } from '../format.js';
 import { findGoalRun } from '../goal-target.js';
@@ -49,7 +50,7 @@ export async function reportCommand(target: string | undefined, opts: { json?: b
   );
   for (const r of rows) {
     print(
-      `${r.id.padEnd(idWidth)}  ${r.status.padEnd(11)} ${String(r.attempts).padStart(5)} ${duration(r.durationMs).padStart(8)} ${`${r.inputTokens}/${r.outputTokens}`.padStart(17)} ${money(r.costUsd).padStart(8)}  ${r.title}`,
+      `${r.id.padEnd(idWidth)}  ${r.status.padEnd(11)} ${String(r.attempts).padStart(5)} ${duration(r.durationMs).padStart(8)} ${`${r.inputTokens}/${r.outputTokens}`.padStart(17)} ${money(r.costUsd).padStart(8)}  ${visibleLine(r.title)}`,
     );
   }
   print(

@@ -1,8 +1,9 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { checkWebhookUrl } from '../../core/notification.js';
+import { UsageError } from '../../core/errors.js';
+import { checkWebhookUrl, redactUrl } from '../../core/notification.js';
 import { PROVIDERS } from '../../state/providers.js';
 
-export type { RunOptions, WorkspaceFlags } from '../../app/command-options.js';
+export type { RunOptions } from '../../app/command-options.js';
 
 const positiveInt = (value: string): number => {
   const n = Number(value);
@@ -16,10 +17,18 @@ const positiveNumber = (value: string): number => {
   return n;
 };
 
-/** `--notify URL`, repeatable; a URL that cannot be posted to is a usage error before anything runs. */
+/**
+ * `--notify URL`, repeatable; a URL that cannot be posted to is a usage error
+ * before anything runs. The error names it by scheme and host only (the
+ * parser's own error would echo it whole: user, password, path and query are
+ * a webhook's secret).
+ */
 const webhookUrl = (value: string, previous: string[] = []): string[] => {
   const checked = checkWebhookUrl(value);
-  if (!checked.ok) throw new InvalidArgumentError(`not a webhook URL (${checked.reason})`);
+  if (!checked.ok) {
+    const named = checked.reason === 'not a URL' ? 'the value given' : redactUrl(value);
+    throw new UsageError(`option '--notify <url>': ${named} is not a webhook URL (${checked.reason})`);
+  }
   return [...previous, checked.url];
 };
 

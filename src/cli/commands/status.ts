@@ -3,8 +3,10 @@ import { join, relative } from 'node:path';
 import { ExitCode } from '../../core/errors.js';
 import { describeForecast, storiesLeft } from '../../core/forecast.js';
 import { formatUsd } from '../../core/money.js';
+import { parkedNote } from '../../core/parked-note.js';
 import { selectNextStory } from '../../core/select.js';
 import type { Story } from '../../core/types.js';
+import { visibleLine } from '../../core/visible-text.js';
 import { parallelActivity } from '../../parallel/activity.js';
 import type { LockStatus } from '../../state/lock.js';
 import { locateProject } from '../../state/project-root.js';
@@ -83,29 +85,35 @@ export async function statusCommand(
   const shown = ctx.source?.remote ? ctx.livePath : relative(process.cwd(), ctx.livePath) || ctx.livePath;
   // One write for the whole listing: a line at a time, a PRD of thousands of stories took longer to print than to read.
   const out: string[] = [];
-  out.push(`${ctx.target.name}: ${ctx.prd.project} (${shown})`);
+  out.push(`${ctx.target.name}: ${visibleLine(ctx.prd.project)} (${shown})`);
   for (const s of ctx.prd.stories) {
     const attempts = run?.stories[s.id]?.attempts;
     if (running?.storyId === s.id) {
       out.push(
-        `  ● ${s.id}  ${s.title}  (attempt ${running.attempt}, running ${duration(running.elapsedMs)})`,
+        `  ● ${s.id}  ${visibleLine(s.title)}  (attempt ${running.attempt}, running ${duration(running.elapsedMs)})`,
       );
       continue;
     }
     const lane = workers.find((w) => w.id === s.id);
     if (lane) {
       out.push(
-        `  ● ${s.id}  ${s.title}  (attempt ${lane.attempt}, running ${duration(lane.elapsedMs)}, worker ${lane.worker})`,
+        `  ● ${s.id}  ${visibleLine(s.title)}  (attempt ${lane.attempt}, running ${duration(lane.elapsedMs)}, worker ${lane.worker})`,
       );
       continue;
     }
     const extra = attempts ? `  (${attempts} attempt${attempts === 1 ? '' : 's'})` : '';
     const waiting = s.status !== 'done' && asked.waiting.has(s.id);
-    out.push(`  ${statusMark(s.status, parked.has(s.id), waiting)} ${s.id}  ${s.title}${extra}`);
+    out.push(`  ${statusMark(s.status, parked.has(s.id), waiting)} ${s.id}  ${visibleLine(s.title)}${extra}`);
     const question = asked.latest.get(s.id);
     if (question && s.status !== 'done') out.push(...questionLines(question));
+    if (parked.has(s.id) && s.status !== 'done' && !waiting) {
+      const note = parkedNote(run?.stories[s.id]?.lastFailure, target ? `ralph run ${target}` : 'ralph run');
+      out.push(...note.map((line) => `      ${line}`));
+    }
   }
-  out.push(`${done}/${ctx.prd.stories.length} done · next: ${next ? `${next.id} ${next.title}` : 'none'}`);
+  out.push(
+    `${done}/${ctx.prd.stories.length} done · next: ${next ? `${next.id} ${visibleLine(next.title)}` : 'none'}`,
+  );
   if (forecast) out.push(`forecast: ${describeForecast(forecast)}`);
   if (running) {
     out.push(

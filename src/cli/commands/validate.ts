@@ -34,7 +34,8 @@ export async function validateCommand(
     : await readTaskFile(target, root, cwd);
   const config = await loadConfig(root);
   const prd = result.ok ? result.prd : result.partial;
-  const quality = prd ? checkStoryQuality(prd.stories, { previous }) : [];
+  const gated = config.config.checks.length > 0;
+  const quality = prd ? checkStoryQuality(prd.stories, { previous, gated }) : [];
 
   // --strict: every warning is an error, and is shown as one.
   const judged = (issue: ValidationIssue): ValidationIssue =>

@@ -27,6 +27,8 @@ export interface ControllerOptions {
   terminal?: { release(): Promise<void>; restore(): void };
   /** Shortest time between two frames drawn for session events (keys draw at once). Default 1000/30 ms. */
   frameMs?: number;
+  /** How often a PRD whose run another process holds is read again. Default 2 s. */
+  elsewhereMs?: number;
 }
 
 export interface TuiController {
@@ -126,6 +128,19 @@ export function createController(session: TuiSession, options: ControllerOptions
         dispatch({ type: 'agent-checked', problem: { message: message(error), details: [] } }),
     );
   void checkAgent();
+
+  // A run another process holds sends this TUI no events: its tab is read again now and then, so
+  // its stories, counts and badge follow that run and end as it ends (not frozen as they were at open).
+  const following = new Set<string>();
+  const followElsewhere = setInterval(() => {
+    for (const p of state.prds) {
+      const name = p.summary.name;
+      if (p.run.phase !== 'ready' || !p.summary.running || following.has(name)) continue;
+      following.add(name);
+      void reload(name).finally(() => following.delete(name));
+    }
+  }, options.elsewhereMs ?? 2000);
+  followElsewhere.unref?.();
 
   const unsubscribe = session.subscribe((name, event) => {
     if (disposed) return;
@@ -260,6 +275,7 @@ export function createController(session: TuiSession, options: ControllerOptions
   function dispose(): void {
     if (disposed) return;
     disposed = true;
+    clearInterval(followElsewhere);
     unsubscribe();
     if (timer !== null) clearTimeout(timer);
     timer = null;

@@ -6,8 +6,9 @@ import { createController } from './controller.js';
 import type { TuiSession } from './session.js';
 
 export interface RunTuiOptions {
-  stdin?: NodeJS.ReadStream;
-  stdout?: NodeJS.WriteStream;
+  /** The terminal, which only src/cli hands out. */
+  stdin: NodeJS.ReadStream;
+  stdout: NodeJS.WriteStream;
   /** Use the terminal's alternate screen, restoring the user's scrollback on exit (default: on a TTY). */
   alternateScreen?: boolean;
   /** Aborting it stops every loop now and closes the TUI once they have ended (SIGTERM, SIGHUP). */
@@ -29,9 +30,8 @@ const ENTER_ALT_SCREEN = '\x1b[?1049h\x1b[H';
 const LEAVE_ALT_SCREEN = '\x1b[?1049l';
 
 /** Shows the TUI until the user quits and every loop it started has stopped. */
-export async function runTui(session: TuiSession, options: RunTuiOptions = {}): Promise<TuiExit> {
-  const stdout = options.stdout ?? process.stdout;
-  const stdin = options.stdin ?? process.stdin;
+export async function runTui(session: TuiSession, options: RunTuiOptions): Promise<TuiExit> {
+  const { stdout, stdin } = options;
   const alternate = options.alternateScreen ?? stdout.isTTY === true;
   const colors = options.colors ?? colorsAllowed();
   let instance: Instance | null = null;

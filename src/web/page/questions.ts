@@ -39,7 +39,9 @@ export class QuestionCards {
 
   #card(run: RunView, question: QuestionView): HTMLElement {
     const who = question.storyId ?? run.name;
-    const head = h('p', { class: 'asker' }, `${who} asks (${question.id}, ${clock(question.askedAt)}):`);
+    // A story's question has the story's id: said once (`US-002 asks (10:02):`), a goal run's `Q1` beside its run.
+    const id = question.id === who ? '' : `${question.id}, `;
+    const head = h('p', { class: 'asker' }, `${who} asks (${id}${clock(question.askedAt)}):`);
     const text = h('p', { class: 'question-text' }, question.question);
     if (question.answer !== null) {
       return h(

@@ -38,7 +38,6 @@ export function Completion({
   // Title, column heads and totals, then the steps: the stories get the lines left.
   const room = Math.max(1, height - 3 - steps.length - (offLine ? 1 : 0));
   const shown = rows.length > room ? rows.slice(0, Math.max(0, room - 1)) : rows;
-  const agentTime = rows.reduce((sum, r) => sum + r.durationMs, 0);
   const total = totals(rows, run);
   const title = ok
     ? `✓ ${summary.name} complete — ${words.complete}`
@@ -67,7 +66,7 @@ export function Completion({
         </Text>
       ) : null}
       <Text bold wrap="truncate-end">
-        Total: {total.text} · {duration(agentTime)} · {money(run.costUsd)}
+        Total: {total.text} · {duration(total.timeMs)} · {money(run.costUsd)}
       </Text>
       {steps.map((line, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: lines are positional

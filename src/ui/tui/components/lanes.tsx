@@ -1,4 +1,5 @@
 import { Box } from 'ink';
+import { visibleLine } from '../../../core/visible-text.js';
 import { duration } from '../model/format.js';
 import type { Lanes as LanesModel } from '../model/lanes.js';
 import { useColor } from './colors.js';
@@ -45,7 +46,7 @@ export function Lanes({
         return (
           <Text key={worker} wrap="truncate-end">
             w{worker} <Text color={color('yellow')}>●</Text> {lane.storyId}
-            {lane.title ? ` ${lane.title}` : ''}
+            {lane.title ? ` ${visibleLine(lane.title)}` : ''}
             <Text dimColor>
               {attempt} · {duration(nowMs - lane.startedAtMs)} · {lane.activity || '…'}
             </Text>

@@ -1,5 +1,6 @@
 import { Box } from 'ink';
 import { memo } from 'react';
+import { visibleLine } from '../../../core/visible-text.js';
 import type { Size } from '../model/layout.js';
 import { STATUS_ICON, type StoryRow, windowStart } from '../model/stories.js';
 import { useColor } from './colors.js';
@@ -48,7 +49,7 @@ export const StoryList = memo(function StoryList({
             dimColor={row.state === 'todo' && !isFocused}
           >
             <Text color={color(COLOR[row.state])}>{STATUS_ICON[row.state]}</Text> {row.story.id}{' '}
-            {row.story.title}
+            {visibleLine(row.story.title)}
           </Text>
         );
       })}

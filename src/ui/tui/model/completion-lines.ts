@@ -41,9 +41,21 @@ export function completionSteps(run: RunView, width: number): StepLine[] {
   });
 }
 
-/** `Total: 2/3 passed · 7 iterations · 3m 05s · $1.20`, whatever sessions the run took. */
-export function totals(rows: readonly StoryRow[], run: RunView): { passed: number; text: string } {
+/**
+ * `Total: 2/3 passed · 7 iterations · 3m 05s · $1.20`, whatever sessions the
+ * run took. The time is the run's wall time, start to end, as the user waited
+ * it (parallel stories overlap, gates and waits count); the stories' own
+ * times only when the run's start is not known.
+ */
+export function totals(
+  rows: readonly StoryRow[],
+  run: RunView,
+): { passed: number; text: string; timeMs: number } {
   const passed = rows.filter((r) => r.state === 'done').length;
   const iterations = plural(run.iteration, 'iteration');
-  return { passed, text: `${passed}/${rows.length} passed · ${iterations}` };
+  const timeMs =
+    run.startedAtMs !== null && run.finishedAtMs !== null
+      ? Math.max(0, run.finishedAtMs - run.startedAtMs)
+      : rows.reduce((sum, r) => sum + r.durationMs, 0);
+  return { passed, text: `${passed}/${rows.length} passed · ${iterations}`, timeMs };
 }

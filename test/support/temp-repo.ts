@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { git } from './git.js';
+import { git } from '../../src/git/git.js';
 
 /** A real repository in a temporary folder, for tests of code that runs git. */
 export interface TempRepo {

@@ -1,0 +1,38 @@
+import path from 'node:path';
+import { git, runGit } from './git.js';
+import { canonicalPath } from './worktree.js';
+
+/**
+ * The blobs `ref`'s history committed at `file` (a path from the top of the
+ * work tree): every version the branch ever had there, oldest to newest.
+ */
+export async function versionsOnBranch(cwd: string, ref: string, file: string): Promise<Set<string>> {
+  const log = await git(
+    ['log', '--format=', '--raw', '--no-abbrev', '--no-renames', ref, '--', `:(top,literal)${file}`],
+    { cwd },
+  );
+  return new Set(
+    log
+      .split('\n')
+      .map((line) => line.split(/\s+/)[3])
+      .filter((blob): blob is string => blob !== undefined && !/^0+$/.test(blob)),
+  );
+}
+
+/** The blob of `rev:file` (a path from the top), or null when `rev` has no file there. */
+export async function blobAt(cwd: string, rev: string, file: string): Promise<string | null> {
+  const result = await runGit(['rev-parse', '-q', '--verify', `${rev}:${file}`], { cwd, allowFailure: true });
+  return result.exitCode === 0 ? result.stdout.trim() : null;
+}
+
+/** The blob git would store for the file at `absolutePath`, as it is on disk. */
+export async function blobOfFile(cwd: string, absolutePath: string): Promise<string> {
+  return git(['hash-object', '--', absolutePath], { cwd });
+}
+
+/** Whether the file at `absolutePath`, as it is on disk, is a version `ref`'s history committed at that path. */
+export async function onBranchAsIs(cwd: string, ref: string, absolutePath: string): Promise<boolean> {
+  const top = canonicalPath(await git(['rev-parse', '--show-toplevel'], { cwd }));
+  const rel = path.relative(top, canonicalPath(absolutePath)).split(path.sep).join('/');
+  return (await versionsOnBranch(cwd, ref, rel)).has(await blobOfFile(cwd, absolutePath));
+}
