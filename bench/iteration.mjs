@@ -7,6 +7,10 @@
 // ralph's own time per iteration is read from events.jsonl: the gap between
 // one story's pass and the next, less the agent's run and the gates.
 // Targets: the run within 1.05x the floor; ralph's own time <= 60 ms per iteration.
+// The hardening outside the box (src/attempt/attempt-guards.ts: the git layout
+// check, the refs snapshot and check, the .ralph folder's snapshot and check)
+// is timed on its own in each round's finished project, as an attempt runs it:
+// target < 20 ms per iteration.
 // With bubblewrap on PATH, each round also runs the same PRD with --sandbox:
 // the sandbox's cost per iteration is the difference to the plain run, shown
 // against the cost of starting bwrap once with the same namespaces.
@@ -170,6 +174,32 @@ function ownTimes(dir) {
   return own;
 }
 
+/**
+ * What one attempt's guards cost, in a finished run's project: taken before
+ * the agent, settled after it and again after the gates. Plus the layout
+ * check each of ralph's git commands makes, times the git commands an
+ * iteration runs (counted from a traced run: GIT_COMMANDS).
+ */
+const GIT_COMMANDS = 20;
+async function hardeningCost(dir) {
+  const { guardAttempt } = await import('../dist/attempt/attempt-guards.js');
+  const { checkGitLayout, guardGitLayout } = await import('../dist/git/layout-guard.js');
+  const head = git(dir, 'rev-parse', 'HEAD');
+  const attempt = [];
+  for (let i = 0; i < 11; i++) {
+    const start = performance.now();
+    const guards = await guardAttempt(dir, ['prd.json']);
+    await guards.settle(head);
+    await guards.settle(head);
+    attempt.push(performance.now() - start);
+  }
+  guardGitLayout(dir);
+  const start = performance.now();
+  for (let i = 0; i < 1000; i++) checkGitLayout(dir);
+  const perCheck = (performance.now() - start) / 1000;
+  return median(attempt.slice(1)) + GIT_COMMANDS * perCheck;
+}
+
 /** bwrap on PATH and able to make its namespaces here: the sandboxed rounds run. */
 function bwrapPath() {
   const found = spawnSync('sh', ['-c', 'command -v bwrap'], { encoding: 'utf8' }).stdout.trim();
@@ -206,6 +236,7 @@ export async function runIterationBench() {
       perIteration: [],
       sandboxedOwn: [],
       bwrap: [],
+      hardening: [],
     };
     for (let round = 0; round <= RUNS; round++) {
       const runDir = project(base, `run-${round}`, support);
@@ -225,7 +256,8 @@ export async function runIterationBench() {
       samples.run.push(run);
       samples.floor.push(fl);
       samples.own.push(median(ownTimes(runDir)));
-      let line = `  round ${round}: run ${run.toFixed(0)} ms, floor ${fl.toFixed(0)} ms, ralph ${samples.own.at(-1).toFixed(1)} ms/iteration`;
+      samples.hardening.push(await hardeningCost(runDir));
+      let line = `  round ${round}: run ${run.toFixed(0)} ms, floor ${fl.toFixed(0)} ms, ralph ${samples.own.at(-1).toFixed(1)} ms/iteration (guards ${samples.hardening.at(-1).toFixed(1)} ms)`;
       if (sandboxed !== undefined) {
         samples.sandboxed.push(sandboxed);
         // Paired with the plain run of the same round: a burst of load on the machine hits both.
@@ -255,6 +287,14 @@ export async function runIterationBench() {
         ratio: median(samples.own) / 60,
         unit: 'ms',
         target: 'target <= 60 ms (ratio to 60 ms; "floor" column: (run - floor) / stories)',
+      },
+      {
+        label: 'the hardening outside the box per iteration',
+        value: median(samples.hardening),
+        floor: 20,
+        ratio: median(samples.hardening) / 20,
+        unit: 'ms',
+        target: `target < 20 ms (ratio to 20 ms): layout check, refs and .ralph snapshots and checks (x2), ${GIT_COMMANDS} git layout checks`,
       },
     ]);
     if (samples.sandboxed.length > 0) {

@@ -1,5 +1,6 @@
 import type { AgentEvent, RetryEvent } from './agent-event.js';
 import type { EndHints } from './classify-end.js';
+import type { CommandWrapper } from './spawn-command.js';
 
 export interface InvocationOptions {
   prompt: string;
@@ -26,6 +27,11 @@ export interface PreflightContext {
   binaryPath: string;
   env: NodeJS.ProcessEnv;
   isRoot: boolean;
+  /**
+   * The run's sandbox, when it has one: `--version` runs inside it, like the
+   * agent (the binary may be one the checkout holds), from `cwd`.
+   */
+  box?: { wrap: CommandWrapper; cwd: string };
 }
 
 export type PreflightResult = { ok: true; version?: string } | { ok: false; reason: string };

@@ -1,7 +1,7 @@
 import { AgentUnusableError, UsageError } from '../core/errors.js';
 import type { Config } from '../state/config.js';
 import { PROVIDERS, type Provider, ProviderSchema } from '../state/config-schema.js';
-import type { AgentSetup } from './adapter.js';
+import type { AgentSetup, PreflightContext } from './adapter.js';
 import { findBinary } from './binary.js';
 import { binaryFix, onPath } from './preflight-binary.js';
 import { adapterNames, getAdapter } from './registry.js';
@@ -58,11 +58,16 @@ export async function resolveAgent(config: Config, choice: AgentChoice): Promise
  * run needs. An agent that cannot start or log in here is an `AgentUnusableError` (exit 4).
  */
 export async function setUpAgent(config: Config, choice: AgentChoice): Promise<AgentSetup> {
-  const setup = await resolveAgent(config, choice);
+  return checkAgent(await resolveAgent(config, choice));
+}
+
+/** The adapter's preflight for a resolved agent, inside the run's sandbox when there is one. */
+export async function checkAgent(setup: AgentSetup, box?: PreflightContext['box']): Promise<AgentSetup> {
   const ready = await setup.adapter.checkReady({
     binaryPath: setup.binaryPath,
     env: setup.env,
     isRoot: process.getuid?.() === 0,
+    ...(box ? { box } : {}),
   });
   if (!ready.ok) throw new AgentUnusableError(setup.adapter.name, ready.kind, ready.reason, ready.fix);
   return setup;

@@ -4,6 +4,8 @@ import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { systemErrorReason } from '../core/errors.js';
+import { protectionRemoved } from '../core/protections.js';
+import { type CommandWrapper, spawnCommand } from './spawn-command.js';
 
 /** Why a path cannot be executed, in the operating system's words; null when it can. */
 async function notExecutable(path: string): Promise<string | null> {
@@ -53,23 +55,64 @@ export type VersionResult = { ok: true; version: string } | { ok: false; reason:
 export function readVersion(
   binaryPath: string,
   env: NodeJS.ProcessEnv,
+  box?: { wrap: CommandWrapper; cwd: string },
   timeoutMs = 15_000,
 ): Promise<VersionResult> {
+  const fail = (detail: string): VersionResult => ({
+    ok: false,
+    reason: `\`${binaryPath} --version\` failed: ${detail}`,
+  });
+  const read = (out: string): VersionResult => {
+    const text = out.trim();
+    const semver = /\d+\.\d+\.\d+[\w.+-]*/.exec(text)?.[0];
+    return { ok: true, version: semver ?? text.split('\n')[0] ?? '' };
+  };
+  if (box && !protectionRemoved('version-in-box'))
+    return readVersionBoxed(binaryPath, env, box, timeoutMs, fail, read);
   return new Promise((done) => {
     execFile(
       binaryPath,
       ['--version'],
       { env, timeout: timeoutMs, killSignal: 'SIGKILL' },
-      (error, stdout, stderr) => {
-        if (error) {
-          const detail = String(stderr).trim() || error.message;
-          done({ ok: false, reason: `\`${binaryPath} --version\` failed: ${detail}` });
-          return;
-        }
-        const out = String(stdout).trim();
-        const semver = /\d+\.\d+\.\d+[\w.+-]*/.exec(out)?.[0];
-        done({ ok: true, version: semver ?? out.split('\n')[0] ?? '' });
-      },
+      (error, stdout, stderr) =>
+        done(error ? fail(String(stderr).trim() || error.message) : read(String(stdout))),
     );
+  });
+}
+
+/** `--version` inside the run's sandbox, started as the agent will be (`spawnCommand`: its own group, the filter on fd 3). */
+function readVersionBoxed(
+  binaryPath: string,
+  env: NodeJS.ProcessEnv,
+  box: { wrap: CommandWrapper; cwd: string },
+  timeoutMs: number,
+  fail: (detail: string) => VersionResult,
+  read: (out: string) => VersionResult,
+): Promise<VersionResult> {
+  return new Promise((done) => {
+    const child = spawnCommand(
+      { file: binaryPath, args: ['--version'], cwd: box.cwd, env },
+      ['ignore', 'pipe', 'pipe'],
+      box.wrap,
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (d: Buffer) => {
+      stdout += d.toString('utf8');
+    });
+    child.stderr?.on('data', (d: Buffer) => {
+      stderr += d.toString('utf8');
+    });
+    const timer = setTimeout(() => {
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    }, timeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      done(fail(error.message));
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      done(code === 0 ? read(stdout) : fail(stderr.trim() || `exit ${code ?? 'by a signal'}`));
+    });
   });
 }

@@ -32,7 +32,7 @@ export async function checkBinary(ctx: PreflightContext, check: BinaryCheck): Pr
       fix,
     };
   }
-  const version = await readVersion(found.path, ctx.env);
+  const version = await readVersion(found.path, ctx.env, ctx.box);
   if (!version.ok)
     return { ok: false, kind: 'not-startable', reason: `${check.displayName}: ${version.reason}`, fix };
   return { ok: true, path: found.path, version: version.version };

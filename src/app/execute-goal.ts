@@ -80,7 +80,11 @@ async function goalLocked(
   run: GoalHandles,
   lock: LockHandle,
 ): Promise<number> {
-  const { agent, fallbackAgents } = await setUpRunAgents(config, opts, run);
+  const dir = runDir(root, spec.name);
+  const { agent, fallbackAgents, wrap } = await setUpRunAgents(config, opts, run, {
+    wrapFor: (agents) => runSandbox(opts, config, { root, runDir: dir, agents }),
+    cwd: root,
+  });
   const place = await enterPlace({
     root,
     name: spec.name,
@@ -92,8 +96,6 @@ async function goalLocked(
     setup: config.worktree.setup,
     emit: run.emit,
   });
-  const dir = runDir(root, spec.name);
-  const wrap = runSandbox(opts, config, { root, runDir: dir, agents: [agent, ...fallbackAgents] });
   const maxCost = maxCostUsd(config, opts);
   const outcome = await runGoalLoop({
     cwd: place.cwd,

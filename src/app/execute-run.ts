@@ -63,11 +63,9 @@ async function runLocked(
   run: RunHandles,
   lock: LockHandle,
 ): Promise<number> {
-  const { agent, fallbackAgents } = await setUpRunAgents(config, opts, run);
-  const wrap = runSandbox(opts, config, {
-    root: ctx.root,
-    runDir: ctx.target.runDir,
-    agents: [agent, ...fallbackAgents],
+  const { agent, fallbackAgents, wrap } = await setUpRunAgents(config, opts, run, {
+    wrapFor: (agents) => runSandbox(opts, config, { root: ctx.root, runDir: ctx.target.runDir, agents }),
+    cwd: ctx.root,
   });
   const workspaceOptions = {
     ...workspaceTarget(ctx),

@@ -1,6 +1,7 @@
 import type { AgentSetup } from '../agents/adapter.js';
-import { type AgentChoice, setUpAgent } from '../agents/agent-setup.js';
-import { setUpFallbackAgents } from '../agents/fallback-agents.js';
+import { type AgentChoice, checkAgent, resolveAgent, setUpAgent } from '../agents/agent-setup.js';
+import { checkFallbackAgents, resolveFallbackAgents } from '../agents/fallback-agents.js';
+import type { CommandWrapper } from '../agents/spawn-command.js';
 import { AgentUnusableError } from '../core/errors.js';
 import type { RunEventSink } from '../events/run-event.js';
 import type { Config } from '../state/config.js';
@@ -12,15 +13,25 @@ export interface RunAgents {
   fallbackAgents: AgentSetup[];
 }
 
+/**
+ * The agents, and the run's sandbox made for them (`sandboxFor`, when the run
+ * has one): their preflight's `--version` runs inside it, as they will.
+ */
 export async function setUpRunAgents(
   config: Config,
   choice: AgentChoice,
   run: { emit: RunEventSink },
-): Promise<RunAgents> {
-  const agent = await setUpRunAgent(config, choice, run.emit);
+  sandbox?: { wrapFor: (agents: AgentSetup[]) => CommandWrapper | undefined; cwd: string },
+): Promise<RunAgents & { wrap?: CommandWrapper }> {
   // A fallback left out is a warning of the run: on its lines, in the TUI, in events.jsonl.
   const warn = (message: string) => run.emit({ type: 'warning', message });
-  return { agent, fallbackAgents: await setUpFallbackAgents(config, agent, warn) };
+  const primary = await saidUnusable(run.emit, () => resolveAgent(config, choice));
+  const candidates = await resolveFallbackAgents(config, primary, warn);
+  const wrap = sandbox?.wrapFor([primary, ...candidates]);
+  const box = wrap && sandbox ? { wrap, cwd: sandbox.cwd } : undefined;
+  const agent = await saidUnusable(run.emit, () => checkAgent(primary, box));
+  const fallbackAgents = await checkFallbackAgents(candidates, warn, box);
+  return { agent, fallbackAgents, ...(wrap ? { wrap } : {}) };
 }
 
 /**
@@ -34,8 +45,12 @@ export async function setUpRunAgent(
   choice: AgentChoice,
   emit: RunEventSink,
 ): Promise<AgentSetup> {
+  return saidUnusable(emit, () => setUpAgent(config, choice));
+}
+
+async function saidUnusable(emit: RunEventSink, setUp: () => Promise<AgentSetup>): Promise<AgentSetup> {
   try {
-    return await setUpAgent(config, choice);
+    return await setUp();
   } catch (error) {
     if (error instanceof AgentUnusableError) {
       const { agent, kind, message, fix } = error;

@@ -15,6 +15,8 @@ export type AttemptEvent =
       stderrTail: string;
     }
   | { type: 'tool-file-restored'; path: string }
+  /** Something the attempt did outside its work (a ref, `.ralph/`, a link) was undone: `what` says it. */
+  | { type: 'attempt-undone'; what: string }
   /** The agent has said nothing for `silentMs` (a heartbeat, every `heartbeatMs` of silence). */
   | { type: 'agent-silent'; silentMs: number; elapsedMs: number }
   | { type: 'check-started'; command: string }

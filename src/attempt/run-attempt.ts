@@ -5,6 +5,7 @@ import type { AttemptFacts } from '../core/attempt-facts.js';
 import { responseTo } from '../core/outside-failure.js';
 import { commitsSince, headSha, statusPorcelain } from '../git/index.js';
 import { faultPoint } from '../state/fault-point.js';
+import { guardAttempt } from './attempt-guards.js';
 import type { AttemptRequest } from './attempt-request.js';
 import { runChecks } from './gates.js';
 import { startHeartbeat } from './heartbeat.js';
@@ -31,8 +32,12 @@ export async function runAttempt<Said, Verdict>(
 ): Promise<AttemptOutcome<Said, Verdict>> {
   const { cwd, agent, shape, emit } = request;
   const started = performance.now();
+  const guards = await guardAttempt(cwd, request.toolPaths);
   const headBefore = await headSha(cwd);
   if (headBefore === null) throw new Error('the repository has no commits');
+  const settle = async () => {
+    for (const what of await guards.settle(headBefore)) emit({ type: 'attempt-undone', what });
+  };
   // Recorded before the spawn and inherited by everything the agent starts: a run killed at any
   // moment after this finds the attempt's processes by it on resume (see `stopLeftovers`).
   const token = randomUUID();
@@ -92,6 +97,7 @@ export async function runAttempt<Said, Verdict>(
   const said = shape.read(collector);
   await request.agentDone({ agent: agentFacts, usage: collector.usage(), said });
 
+  await settle();
   const restored = await restoreToolFiles(cwd, headBefore, request.toolPaths, request.commitRestoredAs);
   for (const path of restored) emit({ type: 'tool-file-restored', path });
   // Two reads of the repository, side by side.
@@ -109,6 +115,8 @@ export async function runAttempt<Said, Verdict>(
         onFinish: (result) => emit({ type: 'check-finished', ...result }),
       })
     : 'not-run';
+  // The gates ran what the agent wrote, in the same sandbox: the same checks after them.
+  if (gates !== 'not-run') await settle();
   const facts: AttemptFacts<Said> = { ...preGate, gates, interrupted: request.killSignal.aborted };
   return {
     facts,

@@ -6,6 +6,7 @@
  * platforms keep the same rules.
  */
 import path from 'node:path';
+import { protectionRemoved } from './protections.js';
 
 /** `host`: the user's network (the agent must reach its API); `none`: no network at all. */
 export type SandboxNetwork = 'host' | 'none';
@@ -129,7 +130,12 @@ function gitWritable(git: GitLayout): string[] {
 
 export function planSandbox(facts: SandboxFacts, exists: (p: string) => boolean): SandboxPlan {
   const git = facts.git;
-  const pinned = git ? unique(gitWritable(git)).filter(exists) : [];
+  // In place (`--no-worktree`) the checkout holds ralph's own folder: pinned, it cannot be moved aside
+  // and replaced by a copy whose run records (`runs/`, protected below) the command could then write.
+  const ralphFolder = path.join(facts.root, '.ralph');
+  const ownFolder =
+    isWithin(ralphFolder, facts.checkout) && !protectionRemoved('run-folder') ? [ralphFolder] : [];
+  const pinned = unique([...(git ? gitWritable(git) : []), ...ownFolder]).filter(exists);
   const writable = unique([facts.checkout, ...pinned, ...facts.agentPaths, ...facts.writePaths]);
   const commonShown = git && git.gitDir !== git.commonDir ? [git.commonDir] : [];
   // $HOME is hidden unless what is shown covers it all (an agent's state directory that is $HOME itself).

@@ -123,6 +123,14 @@ export const TaskFileRestoredSchema = z.object({
   path: z.string(),
 });
 
+/** Something an attempt did outside its work was undone (a ref, `.ralph/`, a link where ralph writes). */
+export const AttemptUndoneSchema = z.object({
+  type: z.literal('attempt-undone'),
+  iteration: z.number(),
+  storyId: z.string().optional(),
+  what: z.string(),
+});
+
 /** The attempt was given back uncounted: the run waits, or switches agents. */
 export const RateLimitedSchema = z.object({
   type: z.literal('rate-limited'),
@@ -164,6 +172,7 @@ export const ATTEMPT_EVENTS = [
   RolledBackSchema,
   StoryParkedSchema,
   TaskFileRestoredSchema,
+  AttemptUndoneSchema,
   RateLimitedSchema,
   AgentSilentSchema,
   AgentSwitchedSchema,

@@ -3,7 +3,6 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempRepo, type TempRepo } from '../../test/support/temp-repo.js';
 import { commitPaths } from './commit.js';
-import { GitError } from './git.js';
 import { headSha } from './repo.js';
 
 describe('commitPaths', () => {
@@ -83,7 +82,7 @@ describe('commitPaths', () => {
     expect(await headSha(repo.dir)).toBe(sha);
   });
 
-  it('runs hooks, and a failing hook fails the commit with its message', async () => {
+  it('runs no hook: a pre-commit hook (the agent could have written it) neither runs nor blocks', async () => {
     repo = await makeTempRepo();
     const base = await repo.commit('base', { 'a.txt': 'a' });
     const hooks = path.join(repo.dir, '.git', 'hooks');
@@ -91,9 +90,9 @@ describe('commitPaths', () => {
     await writeFile(path.join(hooks, 'pre-commit'), '#!/bin/sh\necho "hook says no" >&2\nexit 1\n');
     await chmod(path.join(hooks, 'pre-commit'), 0o755);
     await repo.write('a.txt', 'b');
-    const error = await commitPaths(repo.dir, ['a.txt'], 'blocked').catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(GitError);
-    expect(error instanceof GitError ? error.stderr : '').toContain('hook says no');
-    expect(await headSha(repo.dir)).toBe(base);
+    const sha = await commitPaths(repo.dir, ['a.txt'], 'not blocked');
+    expect(sha).not.toBeNull();
+    expect(sha).not.toBe(base);
+    expect(await headSha(repo.dir)).toBe(sha);
   });
 });

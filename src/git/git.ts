@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { ExitCode, RalphError } from '../core/errors.js';
+import { hardenedArgs } from './hardened-args.js';
+import { checkGitLayout } from './layout-guard.js';
 
 export interface GitOptions {
   cwd: string;
@@ -43,12 +45,18 @@ export class GitError extends RalphError {
  * command's start-up, where a process library's own loading and wiring showed.
  */
 export function runGit(args: readonly string[], options: GitOptions): Promise<GitResult> {
+  try {
+    // A git directory the agent re-pointed is refused before git reads any of it.
+    checkGitLayout(options.cwd);
+  } catch (error) {
+    return Promise.reject(error);
+  }
   return new Promise((resolve, reject) => {
     // No git, a missing cwd or cancellation: there is no output to trust.
     const unusable = (reason: string) => reject(new GitError(args, options.cwd, null, reason));
     let child: ChildProcess;
     try {
-      child = spawn('git', args, {
+      child = spawn('git', hardenedArgs(args), {
         cwd: options.cwd,
         env: gitEnv(options.env),
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -111,7 +119,8 @@ function gitEnv(extra: Record<string, string> = {}): Record<string, string | und
  * whose sandbox depends on the repository's layout): same environment, no stdin.
  */
 export function runGitSync(args: readonly string[], options: { cwd: string }): GitResult {
-  const run = spawnSync('git', args, {
+  checkGitLayout(options.cwd);
+  const run = spawnSync('git', hardenedArgs(args), {
     cwd: options.cwd,
     env: gitEnv(),
     stdio: ['ignore', 'pipe', 'pipe'],

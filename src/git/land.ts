@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { git, runGit } from './git.js';
+import { noteOwnRefMove } from './refs-guard.js';
 import { restoreTo } from './reset.js';
 
 /**
@@ -35,6 +36,8 @@ export async function compareAndSwapBranch(
     cwd,
     allowFailure: true,
   });
+  // Agents running meanwhile may not move it; this move is ralph's own (see refs-guard.ts).
+  if (result.exitCode === 0) noteOwnRefMove(`refs/heads/${branch}`, to);
   return result.exitCode === 0;
 }
 

@@ -9,6 +9,7 @@ import type { AttemptFailure } from '../core/verdict.js';
 import type { EventOf, RunEventSink } from '../events/run-event.js';
 import { type CommitInfo, commitsSince, git, headSha, statusPorcelain } from '../git/index.js';
 import { attachHead, compareAndSwapBranch, detachHead, rebaseOnto, returnToBranch } from '../git/land.js';
+import { heldRef } from '../git/refs-guard.js';
 import { restorePathsFrom } from '../git/restore-paths.js';
 import { refSha } from '../git/story-branches.js';
 import { readTaskFile } from '../run/read-task-file.js';
@@ -58,12 +59,28 @@ export type LandResult =
  * checkout goes back to the branch's tip: nothing half-merged is ever on
  * the PRD branch. If the tip moved meanwhile, the landing starts over on it.
  */
+/**
+ * The PRD branch's tip, where the merge queue last put it: only the queue moves
+ * it, so a tip an agent moved it to meanwhile is put back, never built on.
+ */
+async function reclaimPrdBranch(cwd: string, prdBranch: string, undone: (what: string) => void) {
+  const ref = `refs/heads/${prdBranch}`;
+  const tip = await refSha(cwd, ref);
+  const held = heldRef(ref);
+  if (held === undefined || tip === null || tip === held) return tip;
+  if (!(await compareAndSwapBranch(cwd, prdBranch, held, tip, 'ralph: put back'))) return refSha(cwd, ref);
+  undone(`put back ${ref}, which an agent moved (only the merge queue lands on it)`);
+  return held;
+}
+
 export async function landStory(request: LandRequest): Promise<LandResult> {
   const { ctx, story, verdict, emit, prdBranch } = request;
   const cwd = ctx.cwd;
   await refuseForeignChanges(ctx);
   for (;;) {
-    const tipBefore = await refSha(cwd, `refs/heads/${prdBranch}`);
+    const tipBefore = await reclaimPrdBranch(cwd, prdBranch, (what) =>
+      emit({ type: 'attempt-undone', iteration: request.iteration, storyId: story.id, what }),
+    );
     if (tipBefore === null) throw new Error(`the PRD branch ${prdBranch} does not exist`);
     if ((await headSha(cwd)) !== tipBefore) await returnToBranch(cwd, prdBranch);
     const prd = await readTaskFile(ctx);

@@ -1,5 +1,6 @@
 import { UsageError } from '../core/errors.js';
 import { isInStoryNamespace } from '../core/story-ref.js';
+import { holdOwnRef } from '../git/refs-guard.js';
 import { openAnswerDesk } from '../run/answer-desk.js';
 import { lockTakeoverEvent } from '../run/lock-events.js';
 import { contextIn, type LoopOptions, type LoopOutcome } from '../run/run-context.js';
@@ -76,6 +77,8 @@ export async function runParallel(options: ParallelOptions): Promise<ParallelOut
       { hooks: true },
     );
     state = begun.state;
+    // From here on only the merge queue moves the PRD branch: where it is now is where it belongs.
+    await holdOwnRef(ctx.cwd, `refs/heads/${branch}`);
     const desk = await openAnswerDesk({ runDir: files.dir, emit, now });
     try {
       const outcome = await schedule({

@@ -20,6 +20,7 @@ import {
   runGit,
   statusPorcelain,
 } from '../git/index.js';
+import { noteOwnBranchMove } from '../git/refs-guard.js';
 import { addDetachedWorktree, pruneWorktrees, removeWorktree } from '../git/worktree.js';
 
 export const HOOK_REF_PREFIX = 'refs/ralph/hooks/';
@@ -40,6 +41,8 @@ export async function commitHookChanges(cwd: string, since: string, message: str
     .flatMap((e) => (e.from ? [e.path, e.from] : [e.path]))
     .filter((p) => !isTemporaryFile(p));
   if (paths.length > 0) await commitPaths(cwd, paths, message);
+  // A hook's work is the run's own: where it left a branch the merge queue holds is where it belongs.
+  await noteOwnBranchMove(cwd);
   return commitsSince(cwd, since);
 }
 
@@ -83,13 +86,17 @@ export async function landHookCheckout(
     const head = await headSha(cwd);
     if (head === checkout.base) {
       await git(['merge', '--ff-only', '--quiet', tip], { cwd });
+      await noteOwnBranchMove(cwd);
       return { kind: 'landed', commits: made };
     }
     const picked = await runGit(['cherry-pick', '--keep-redundant-commits', `${checkout.base}..${tip}`], {
       cwd,
       allowFailure: true,
     });
-    if (picked.exitCode === 0) return { kind: 'landed', commits: await commitsSince(cwd, head) };
+    if (picked.exitCode === 0) {
+      await noteOwnBranchMove(cwd);
+      return { kind: 'landed', commits: await commitsSince(cwd, head) };
+    }
     await runGit(['cherry-pick', '--abort'], { cwd, allowFailure: true });
     await git(['update-ref', ref, tip], { cwd });
     const why = picked.stderr.trim().split('\n')[0] ?? '';

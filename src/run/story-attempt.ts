@@ -104,6 +104,8 @@ export function storyAttemptEvent(
       return { ...event, ...at };
     case 'tool-file-restored':
       return { type: 'task-file-restored', storyId: at.storyId, path: event.path };
+    case 'attempt-undone':
+      return { ...event, ...at };
     default:
       return { ...event, iteration: at.iteration };
   }

@@ -50,12 +50,13 @@ describe('temporary files', () => {
     expect(isTemporaryFile('.ralph-tmp-1-2')).toBe(false);
   });
 
-  it('writes through a symlink to its target', async () => {
+  it('replaces a symlink with the file, never writing through it', async () => {
     await fs.writeFile(path.join(dir, 'real.md'), 'old');
     await fs.symlink('real.md', path.join(dir, 'link.md'));
     await writeFileAtomic(path.join(dir, 'link.md'), 'new');
-    expect((await fs.lstat(path.join(dir, 'link.md'))).isSymbolicLink()).toBe(true);
-    expect(await fs.readFile(path.join(dir, 'real.md'), 'utf8')).toBe('new');
+    expect((await fs.lstat(path.join(dir, 'link.md'))).isFile()).toBe(true);
+    expect(await fs.readFile(path.join(dir, 'link.md'), 'utf8')).toBe('new');
+    expect(await fs.readFile(path.join(dir, 'real.md'), 'utf8')).toBe('old');
   });
 
   it("removes dead writers' temporaries, keeps live ones and everything else", async () => {

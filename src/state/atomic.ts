@@ -1,9 +1,10 @@
 import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { protectionRemoved } from '../core/protections.js';
 import { temporaryName, temporaryWriter } from '../core/temporary-files.js';
 import { faultPoint } from './fault-point.js';
-import { errorCode, statOrNull } from './fs-util.js';
+import { errorCode } from './fs-util.js';
 import { isProcessAlive } from './process-identity.js';
 
 /** Temporary files written by this process so far: part of each one's unique name. */
@@ -12,15 +13,19 @@ let written = 0;
 /**
  * Writes through a temp file (see src/core/temporary-files.ts), fsync and
  * rename, so readers see either the old or the new content and a crash never
- * leaves a half-written file. A symlink is followed (its target is replaced)
- * and an existing file keeps its mode.
+ * leaves a half-written file. An existing file keeps its mode. A link at
+ * `file` is replaced, never followed: these are ralph's files in a checkout
+ * the agent could write, and a link there (to `~/.bashrc`, say) must not
+ * carry ralph's write out of it.
  */
 export async function writeFileAtomic(file: string, data: string | Buffer): Promise<void> {
   await fs.mkdir(path.dirname(file), { recursive: true });
-  const target = await fs.realpath(file).catch(() => file);
+  const noFollow = !protectionRemoved('no-follow');
+  const target = noFollow ? file : await fs.realpath(file).catch(() => file);
   const dir = path.dirname(target);
   const temp = path.join(dir, temporaryName(path.basename(target), process.pid, ++written));
-  const mode = (await statOrNull(target))?.mode;
+  const existing = await fs.lstat(target).catch(() => null);
+  const mode = existing?.isFile() ? existing.mode : undefined;
   try {
     const handle = await fs.open(temp, 'wx');
     try {

@@ -30,3 +30,9 @@ export async function readTextOrNull(p: string): Promise<string | null> {
     throw error;
   }
 }
+
+/** `readTextOrNull` for ralph's own files in a checkout: a link there is not ralph's file, and reads as none. */
+export async function readOwnTextOrNull(p: string): Promise<string | null> {
+  const st = await fs.lstat(p).catch(() => null);
+  return st === null || st.isSymbolicLink() ? null : readTextOrNull(p);
+}

@@ -1,5 +1,5 @@
 import { writeFileAtomic } from './atomic.js';
-import { readTextOrNull } from './fs-util.js';
+import { readOwnTextOrNull } from './fs-util.js';
 
 /**
  * The progress file (progress.md or progress.txt, same content): a
@@ -129,12 +129,12 @@ export function appendEntry(text: string, entry: ProgressEntry): string {
 
 /** The progress file's text; '' when it does not exist yet. */
 export async function readProgress(file: string): Promise<string> {
-  return (await readTextOrNull(file)) ?? '';
+  return (await readOwnTextOrNull(file)) ?? '';
 }
 
 /** Applies a text transform to the progress file; writes only if it changed. Returns whether it did. */
 export async function updateProgress(file: string, change: (text: string) => string): Promise<boolean> {
-  const before = await readTextOrNull(file);
+  const before = await readOwnTextOrNull(file);
   const after = change(before ?? '');
   if (after === before || (before === null && after === '')) return false;
   await writeFileAtomic(file, after);

@@ -84,6 +84,8 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
       return `✗ ${event.storyId} parked after ${plural(event.attempts, 'attempt')}: ${firstLine(event.reason)}`;
     case 'task-file-restored':
       return `  the agent edited ${event.path}; restored the tool's copy`;
+    case 'attempt-undone':
+      return `  ⚠ ${event.storyId ? `${event.storyId}: ` : ''}${event.what}`;
     case 'rate-limited':
       return `  rate limited: ${firstLine(event.message)}; waiting ${seconds(event.waitMs)}${event.resetsAt ? ` (resets ${event.resetsAt})` : ''}`;
     case 'usage':

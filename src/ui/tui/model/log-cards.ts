@@ -167,6 +167,7 @@ export function toneOf(event: RunEvent): Tone {
     case 'stop-requested':
     case 'warning':
     case 'task-file-restored':
+    case 'attempt-undone':
     case 'lock-taken-over':
     case 'recovered':
       return 'warn';
