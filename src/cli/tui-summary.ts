@@ -1,13 +1,12 @@
 /** A PRD as the TUI shows it: the live task file, the run state, the progress entries, the lock. */
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { liveTaskPath } from '../app/task-context.js';
+import { liveTaskPath, readForNextRun } from '../app/task-context.js';
 import { storiesLeft } from '../core/forecast.js';
 import { waitingStories } from '../core/questions.js';
 import { remainingStories } from '../core/select.js';
 import { agentTimeLimits } from '../run/run-limits.js';
 import { sandboxOf } from '../sandbox/run-sandbox.js';
-import { readPrd } from '../sources/load-task-source.js';
 import type { Config } from '../state/config.js';
 import { prdsDir, worktreeDir } from '../state/layout.js';
 import { inspectLock } from '../state/lock.js';
@@ -32,7 +31,7 @@ export async function readPrdSummary(target: ResolvedTarget, ctx: SummaryContext
   const { root, config, opts } = ctx;
   const name = target.name;
   const live = liveTaskPath(root, target);
-  const read = await readPrd(live);
+  const read = await readForNextRun(root, target);
   const run = await readRunState(join(target.runDir, 'state.json')).catch(() => null);
   const progress = await readProgress(
     live === target.taskPath ? target.progressPath : join(live, '..', 'progress.md'),
