@@ -67,6 +67,8 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
     store.current.iteration,
   );
   let maxIterations = steeredAtStart;
+  /** The iteration number this session starts after: `iteration N/last` numbers go on from it. */
+  const iterationsBefore = store.current.iteration;
   ctx.emit({ type: 'parallel-started', workers, prdBranch: options.prdBranch });
   const hooks = createRunHooks(ctx, (e) => ctx.emit({ ...e, worker: 'merge' }));
   let checkout: Promise<unknown> = Promise.resolve();
@@ -115,6 +117,8 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
   let stopFor: Extract<OutsideOutcome, { kind: 'stop' }> | null = null;
   /** Attempts started this session that count (rate-limited and interrupted ones are given back). */
   let attempts = 0;
+  /** Attempts started this session, counted or given back: each takes an iteration number. */
+  let started = 0;
   const lanes = new Map<number, Promise<void>>();
   let landing: Promise<void> | null = null;
   const landedThisRun = new Set<string>();
@@ -123,9 +127,13 @@ export async function schedule(options: ScheduleOptions): Promise<LoopOutcome> {
     const story = run.prd.stories.find((s) => s.id === storyId);
     if (!story) return;
     attempts++;
+    started++;
     run.busy.add(story.id);
     const agent = agents.current();
-    const lastIteration = store.current.iteration + 1 + maxIterations - attempts;
+    // As the run started announced it, on every lane alike (lanes take their numbers as they start, so
+    // the numbers taken so far cannot tell): this session's limit after the numbers before it, plus one
+    // for each attempt given back (it took a number without counting).
+    const lastIteration = iterationsBefore + maxIterations + (started - attempts);
     const lane = runWorkerLane(run, worker, story, agent, lastIteration).then((result) => {
       const emit = run.laneEmit(worker, story.id);
       if (result.kind === 'rate-limited' || result.kind === 'aborted' || result.kind === 'outside')

@@ -224,7 +224,6 @@ function lastLines(text: string, count: number): string {
   return lines.length <= count ? text : `…\n${lines.slice(-count).join('\n')}`;
 }
 
-/** "added US-006; changed US-002". */
 /** The first few of a list of paths, and how many more. */
 function listSome(files: readonly string[], shown = 3): string {
   const more = files.length - shown;
