@@ -62,8 +62,10 @@ export function openEventSinks(options: EventSinkOptions): EventSinks {
   };
   const followers = [...(options.followers ?? [])];
   // A webhook that fails is reported once, as an event of the run itself.
-  if (options.webhooks?.length) followers.push(webhookSink(options.run, options.webhooks, emit));
-  for (const follower of followers) sinks.push(follower.follow);
+  if (options.webhooks?.length)
+    followers.push(webhookSink(options.run, options.webhooks, emit, {}, runFiles(options.runDir).outbox));
+  // Followers record what the event owes the world (the outbox) before its line is in events.jsonl.
+  sinks.unshift(...followers.map((f) => f.follow));
   return {
     emit,
     close: async () => {

@@ -101,3 +101,14 @@ export function questionComment(ask: QuestionComment): string {
 /** The lines of a pull request body that close the issues it lands. */
 export const closingLines = (numbers: readonly number[]): string =>
   numbers.map((n) => `Closes #${n}`).join('\n');
+
+/**
+ * `body` with a marker GitHub does not show (an HTML comment naming what it
+ * tells), so that a retry after an answer that never came finds the comment
+ * an earlier try posted instead of posting it twice. The marker holds only
+ * ralph's own ids: anything else is made safe for an HTML comment.
+ */
+export function withMarker(body: string, marker: string): string {
+  const safe = marker.replace(/[^A-Za-z0-9 ._:-]/g, '_');
+  return `${body}\n\n<!-- ralph:${safe} -->`;
+}

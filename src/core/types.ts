@@ -59,12 +59,33 @@ export interface Prd {
    * so a conversion to prd.json and back keeps it.
    */
   sections?: PrdSection[];
+  /**
+   * A prd.json's own objects (the file's top level and each story), as
+   * written, so `ralph convert` json -> md -> json gives back every field
+   * as it was (see sources/json-originals.ts).
+   */
+  jsonOriginals?: JsonOriginals;
+}
+
+/** One prd.json object as written, and a digest of how ralph read it (from the prd.json, or the prd.md that carried it). */
+export interface JsonOriginal {
+  value: Record<string, unknown>;
+  reading: string;
+}
+
+export interface JsonOriginals {
+  /** The top-level object, its `userStories` left out (null, to keep the key's place). */
+  top?: JsonOriginal;
+  /** Each story's object by its id. */
+  stories: Record<string, JsonOriginal>;
 }
 
 export interface PrdSection {
   markdown: string;
   /** The story this text comes right before; none: after the last story. */
   beforeStory?: string;
+  /** Text above the prd.md's `# Title` (ralph-tui's `[PRD]` line), written back there. */
+  beforeTitle?: true;
 }
 
 export const isPassed = (story: Story): boolean => story.status === 'done';

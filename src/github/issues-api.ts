@@ -35,6 +35,8 @@ const IssueSchema = z.object({
 
 const PullSchema = z.object({ html_url: z.string() });
 
+const CommentSchema = z.object({ body: z.string().nullish() });
+
 /** What each kind of call needs, in the words of GitHub's token settings. */
 export const NEEDS = {
   readIssues:
@@ -56,6 +58,8 @@ export interface IssuesApi {
   /** A label the issue does not carry is not an error. */
   removeLabel(issue: number, label: string): Promise<void>;
   comment(issue: number, body: string): Promise<void>;
+  /** The bodies of the issue's comments, oldest first. */
+  listComments(issue: number): Promise<string[]>;
   /** Creates those of `labels` the repository lacks; proves the token may write issues. */
   ensureLabels(labels: Readonly<Record<string, { color: string; description: string }>>): Promise<void>;
   openPullRequest(pr: {
@@ -138,6 +142,16 @@ export function issuesApi(client: GithubClient, tokenFrom?: string): IssuesApi {
           issue_number: issue,
           body,
         });
+      }),
+    listComments: (issue) =>
+      attempt(`read the comments of issue #${issue}`, NEEDS.readIssues, async () => {
+        const items = await client.paginate('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', {
+          issue_number: issue,
+        });
+        return z
+          .array(CommentSchema)
+          .parse(items)
+          .map((c) => c.body ?? '');
       }),
     ensureLabels: (labels) =>
       attempt('create its labels', NEEDS.writeIssues, async () => {

@@ -21,7 +21,8 @@ import { openTaskSource } from '../sources/load-task-source.js';
 import { takeMainEdits } from '../sources/main-edits.js';
 import type { TaskSource } from '../sources/task-source.js';
 import { archiveIfBranchChanged } from '../state/archive.js';
-import { configPath, ralphDir, worktreeDir } from '../state/layout.js';
+import { configPath, ralphDir, runFiles, worktreeDir } from '../state/layout.js';
+import { withPassesFromGit } from './git-truth-source.js';
 import { type SetupEnvironment, setupOnce } from './worktree-setup.js';
 
 export type WorkspaceMode = 'worktree' | 'branch' | 'in-place';
@@ -62,6 +63,8 @@ export interface WorkspaceOptions extends Omit<PlaceOptions, 'files'> {
    * at the live task path instead.
    */
   source?: TaskSource;
+  /** The run's folder: its state tells a remote source which stories this run has worked on. */
+  runDir?: string;
 }
 
 /** Where a loop runs: the main checkout, a branch checked out there, or the run's worktree. */
@@ -158,7 +161,13 @@ export async function prepareWorkspace(options: WorkspaceOptions): Promise<Works
     ...place,
     taskPath,
     progressPath: place.live(options.progressPath),
-    source: remote ?? openTaskSource(taskPath),
+    source: remote
+      ? withPassesFromGit(remote, {
+          cwd: place.cwd,
+          name: options.name,
+          stateFile: options.runDir ? runFiles(options.runDir).state : '',
+        })
+      : openTaskSource(taskPath),
   };
 }
 

@@ -201,7 +201,9 @@ describe('convert loses nothing', () => {
       acceptanceCriteria: ['Works -- even with <b>tags</b> and **stars**'],
       priority: 12,
     });
-    expect(back.project).toBe('Labels');
+    // ralph-tui's `name` stays `name`: the file comes back with the fields it had.
+    expect([back.name, back.project]).toEqual(['Labels', undefined]);
+    expect(back).toEqual(original);
   });
 
   it('carries those fields in one comment before the first story, where Chief and ralph-tui read nothing', () => {

@@ -1,6 +1,9 @@
-import type { Prd, Story } from '../core/types.js';
+import { boxesToBallots } from '../core/criteria-count.js';
+import type { JsonOriginals, Prd, Story } from '../core/types.js';
 import { fieldsCommentLines } from './fields-comment.js';
+import { originalStory, originalsToCarry, originalTop } from './json-originals.js';
 import { fencedLines, headingOf, indentOf } from './md-lines.js';
+import { parsePrdMd } from './parse-prd-md.js';
 
 /**
  * Deterministic conversions between the two PRD file formats. Both carry
@@ -9,8 +12,10 @@ import { fencedLines, headingOf, indentOf } from './md-lines.js';
  * notes), the PRD's project, branch and description, a prd.md's other
  * sections (prd.json's `markdownSections`), and the prd.json fields
  * markdown has no place for (a comment in the prd.md, see
- * fields-comment.ts). Markdown cannot hold blank lines inside a story's
- * notes, so those collapse to single line breaks.
+ * fields-comment.ts). A prd.json's objects that markdown cannot give back
+ * exactly (notes with blank lines, criteria with leading spaces, empty
+ * values, other spellings of a field) travel in that comment too, so json
+ * -> md -> json gives back every field as it was (json-originals.ts).
  *
  * The prd.md is one Chief and ralph-tui read as ralph does: `### US-001:
  * Title` headings (`FEAT-1-1` written as ralph-tui's `Feature 1.1`),
@@ -19,28 +24,43 @@ import { fencedLines, headingOf, indentOf } from './md-lines.js';
 
 /** A snarktank / Chief prd.json, 2-space indented, with a trailing newline. */
 export function prdToJson(prd: Prd): string {
+  const written = prdJsonObjects(prd);
+  // Objects a prd.md carried from a prd.json come back as they were written, when the prd.md still reads them so.
+  const stories = prd.stories.map(
+    (story, i) => originalStory(prd.jsonOriginals, story) ?? written.stories[i],
+  );
+  const top = originalTop(prd.jsonOriginals, prd, stories) ?? { ...written.top, userStories: stories };
+  return `${JSON.stringify(top, null, 2)}\n`;
+}
+
+/** The prd.json ralph writes from a PRD's fields: its top level (stories aside) and each story. */
+function prdJsonObjects(prd: Prd): { top: Record<string, unknown>; stories: Record<string, unknown>[] } {
+  const stories = prd.stories.map((story) => {
+    const known = {
+      id: story.id,
+      title: story.title,
+      description: story.description,
+      acceptanceCriteria: story.acceptanceCriteria.map(boxesToBallots),
+      ...(ownTicks(story) ? { acceptanceCriteriaChecked: story.checkedCriteria } : {}),
+      priority: story.priority,
+      passes: story.status === 'done',
+      inProgress: story.status === 'in-progress',
+      ...(story.dependsOn.length > 0 ? { dependsOn: story.dependsOn } : {}),
+      ...(story.notes !== undefined ? { notes: story.notes } : {}),
+    };
+    return { ...known, ...others(story.otherFields, known) };
+  });
   const doc = {
     project: prd.project,
     ...(prd.branchName !== undefined ? { branchName: prd.branchName } : {}),
     ...(prd.description !== undefined ? { description: prd.description } : {}),
-    userStories: prd.stories.map((story) => {
-      const known = {
-        id: story.id,
-        title: story.title,
-        description: story.description,
-        acceptanceCriteria: story.acceptanceCriteria,
-        ...(ownTicks(story) ? { acceptanceCriteriaChecked: story.checkedCriteria } : {}),
-        priority: story.priority,
-        passes: story.status === 'done',
-        inProgress: story.status === 'in-progress',
-        ...(story.dependsOn.length > 0 ? { dependsOn: story.dependsOn } : {}),
-        ...(story.notes !== undefined ? { notes: story.notes } : {}),
-      };
-      return { ...known, ...others(story.otherFields, known) };
-    }),
+    userStories: null,
   };
   const sections = prd.sections && prd.sections.length > 0 ? { markdownSections: prd.sections } : {};
-  return `${JSON.stringify({ ...doc, ...others(prd.otherFields, { ...doc, markdownSections: 0 }), ...sections }, null, 2)}\n`;
+  return {
+    top: { ...doc, ...others(prd.otherFields, { ...doc, markdownSections: 0 }), ...sections },
+    stories,
+  };
 }
 
 /** The carried fields that do not collide with a field ralph writes itself. */
@@ -58,10 +78,25 @@ function ownTicks(story: Story): boolean {
 
 const oneParagraph = (text: string): string => text.trim().replace(/\n\s*\n+/g, '\n');
 
-/** A Chief-style prd.md that parsePrdMd reads back to the same PRD. */
+/**
+ * A Chief-style prd.md that parsePrdMd reads back to the same PRD. From a
+ * prd.json, the objects the prd.md would not give back exactly travel in
+ * its fields comment (json-originals.ts).
+ */
 export function prdToMarkdown(prd: Prd): string {
-  const out: string[] = [`# ${prd.project}`, ''];
-  const sections = prd.sections ?? [];
+  const plain = markdownOf(prd);
+  if (!prd.jsonOriginals) return plain;
+  const reread = parsePrdMd(plain, prd.path);
+  if (!reread.ok) return plain;
+  const carry = originalsToCarry(prd.jsonOriginals, reread.prd, prdJsonObjects(reread.prd));
+  return carry ? markdownOf(prd, carry) : plain;
+}
+
+function markdownOf(prd: Prd, originals?: JsonOriginals): string {
+  // Text above the title (ralph-tui's `[PRD]`) stays above it.
+  const above = (prd.sections ?? []).filter((s) => s.beforeTitle).flatMap((s) => [s.markdown, '']);
+  const out: string[] = [...above, `# ${prd.project}`, ''];
+  const sections = (prd.sections ?? []).filter((s) => !s.beforeTitle);
   const description = prd.description?.trim();
   // A description read from an Overview section is written there, not twice.
   if (description && !sections.some((s) => s.markdown.includes(description))) out.push(description, '');
@@ -73,7 +108,7 @@ export function prdToMarkdown(prd: Prd): string {
   out.push(...lead.flatMap((s) => [s.markdown, '']));
   // A prd.md's own text before its stories already has the heading it had (or none); a bare one was framing.
   if (lead.length === 0) out.push('## User Stories', '');
-  const comment = fieldsCommentLines(prd);
+  const comment = fieldsCommentLines(prd, originals);
   if (comment.length > 0) out.push(...comment, '');
   prd.stories.forEach((story, i) => {
     if (i > 0) out.push(...before(story.id).flatMap((markdown) => [markdown, '']));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Prd } from '../core/types.js';
+import type { JsonOriginals, Prd } from '../core/types.js';
 
 /**
  * prd.json fields that a prd.md has no place for (ralph-tui's `labels`,
@@ -39,10 +39,17 @@ export function findFieldsComment(
   return { start, end: lines.length, json: lines.slice(start + 1).join('\n') };
 }
 
+const originalSchema = z.object({ value: z.record(z.string(), z.unknown()), reading: z.string() }).strict();
+
 const carriedSchema = z
   .object({
     fields: z.record(z.string(), z.unknown()).optional(),
     stories: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+    /** The prd.json's objects markdown cannot give back exactly (json-originals.ts). */
+    json: z
+      .object({ top: originalSchema.optional(), stories: z.record(z.string(), originalSchema) })
+      .strict()
+      .optional(),
   })
   .strict();
 
@@ -61,7 +68,8 @@ export function parseFieldsComment(
   if (!parsed.success) {
     return {
       ok: false,
-      message: 'the ralph fields comment must be {"fields": {...}, "stories": {"ID": {...}}}',
+      message:
+        'the ralph fields comment must be {"fields": {...}, "stories": {"ID": {...}}, "json": {"top": {...}, "stories": {...}}}',
     };
   }
   return { ok: true, value: parsed.data };
@@ -75,7 +83,7 @@ function inert(value: unknown): string {
 }
 
 /** The comment's lines for a PRD, or none when it has nothing markdown cannot hold. */
-export function fieldsCommentLines(prd: Prd): string[] {
+export function fieldsCommentLines(prd: Prd, originals?: JsonOriginals): string[] {
   const carried: CarriedFields = {};
   if (prd.otherFields && Object.keys(prd.otherFields).length > 0) carried.fields = prd.otherFields;
   const stories = Object.fromEntries(
@@ -84,6 +92,7 @@ export function fieldsCommentLines(prd: Prd): string[] {
       .map((s) => [s.id, s.otherFields ?? {}]),
   );
   if (Object.keys(stories).length > 0) carried.stories = stories;
-  if (carried.fields === undefined && carried.stories === undefined) return [];
+  if (originals) carried.json = originals as CarriedFields['json'];
+  if (carried.fields === undefined && carried.stories === undefined && carried.json === undefined) return [];
   return [OPENING, inert(carried), '-->'];
 }

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import type { TaskFormat } from '../core/types.js';
+import { chiefFolderSource, chiefStatusFile } from './chief-folder-source.js';
 import { fileTaskSource } from './file-task-source.js';
 import { prdMdFormat } from './prd-md-format.js';
 import type { ReadResult, TaskSource } from './task-source.js';
@@ -54,8 +55,12 @@ export function openTaskSource(path: string): TaskSource {
       return loadedOnUse('prd-json', detected.path, async () =>
         fileTaskSource((await import('./prd-json-format.js')).prdJsonFormat, detected.path),
       );
-    case 'prd-md':
+    case 'prd-md': {
+      // An older Chief folder: prd.md with Chief's prd.json of statuses beside it.
+      const chiefJson = chiefStatusFile(detected.path);
+      if (chiefJson !== undefined) return chiefFolderSource(detected.path, chiefJson);
       return fileTaskSource(prdMdFormat, detected.path);
+    }
     case 'spec-dir':
       return loadedOnUse('spec-dir', detected.path, async () =>
         (await import('./spec-dir-source.js')).specDirTaskSource(detected.path),

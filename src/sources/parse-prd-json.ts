@@ -1,7 +1,9 @@
 import { getNodeValue, type Node } from 'jsonc-parser';
 import { z } from 'zod';
+import { ballotsToBoxes } from '../core/criteria-count.js';
 import type { Prd, SourceLocation, Story, StoryStatus } from '../core/types.js';
 import { formatPath, hasErrors, type ValidationIssue } from '../core/validation-issue.js';
+import { originalsOf } from './json-originals.js';
 import { jsonSyntaxIssue } from './json-syntax.js';
 import { type TopOffsets, topOffsets } from './json-top-offsets.js';
 import { locateJsonPath, MAX_JSON_DEPTH, parseJsonTree, tooDeepAt } from './json-tree.js';
@@ -133,6 +135,8 @@ export function parsePrdJson(text: string, file: string): ReadResult {
     ...(topOther ? { otherFields: topOther } : {}),
     ...(data.markdownSections && data.markdownSections.length > 0 ? { sections: data.markdownSections } : {}),
   };
+  // The file's own objects, so a conversion through a prd.md gives them back as written.
+  if (isRecord(read.value)) prd.jsonOriginals = originalsOf(read.value, rawStories(read.value), prd);
   if (hasErrors(issues)) return { ok: false, issues, partial: prd };
   return { ok: true, prd, warnings: issues };
 }
@@ -186,6 +190,9 @@ function parseStory(raw: unknown) {
   return fast.success ? fast : prdJsonStorySchema.safeParse(raw, { error: shortZodMessages });
 }
 
+const rawStories = (top: Record<string, unknown>): unknown[] =>
+  Array.isArray(top.userStories) ? top.userStories : [];
+
 /** The top-level fields ralph reads (the project's key is decided per file). */
 const TOP_FIELDS: ReadonlySet<string> = new Set([
   'branchName',
@@ -208,7 +215,7 @@ function toStory(
   index: number,
   location: SourceLocation,
 ): Story {
-  const criteria = story.acceptanceCriteria ?? [];
+  const criteria = (story.acceptanceCriteria ?? []).map(ballotsToBoxes);
   const ticks = story.acceptanceCriteriaChecked;
   return {
     id: story.id,

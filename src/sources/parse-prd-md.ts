@@ -61,6 +61,7 @@ export function parsePrdMd(text: string, file: string): ReadResult {
     stories,
     ...(carried.fields && Object.keys(carried.fields).length > 0 ? { otherFields: carried.fields } : {}),
     ...(scan.sections.length > 0 ? { sections: scan.sections } : {}),
+    ...(carried.json ? { jsonOriginals: carried.json } : {}),
   };
   if (hasErrors(issues)) return { ok: false, issues, partial: prd };
   return { ok: true, prd, warnings: issues };

@@ -3,7 +3,7 @@ import type { Prd, Story } from '../core/types.js';
 import { hasErrors, type ValidationIssue } from '../core/validation-issue.js';
 import { parseSpecFile } from './parse-spec-file.js';
 import { classifySpecPath } from './spec-path.js';
-import { batchDependencies, parseStoryQueue } from './story-queue.js';
+import { batchDependencies, parseStoryQueue, queueGroups } from './story-queue.js';
 import type { ReadResult } from './task-source.js';
 
 /** `.ralph/stories.txt` beside the spec directory, when there is one. */
@@ -107,7 +107,8 @@ export function parseSpecDir(
 }
 
 /**
- * The stories in the queue's order, each batch waiting for the one before.
+ * The stories in the order the queue runs them (queueGroups), each group
+ * waiting for the one before.
  * A spec the queue does not name is left out with a warning; a queued id
  * without a spec is an error at its line in the queue; a dependency on a
  * story the queue leaves out is not waited for, with a warning.
@@ -128,7 +129,7 @@ function queued(stories: readonly Story[], text: QueueText, issues: ValidationIs
   }
   const batches = queue.batched ? batchDependencies(queue) : new Map<string, string[]>();
   const result: Story[] = [];
-  for (const entry of queue.entries) {
+  for (const entry of queueGroups(queue).flat()) {
     const story = byId.get(entry.id);
     if (!story) {
       issues.push({

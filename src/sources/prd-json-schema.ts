@@ -41,7 +41,13 @@ export const KNOWN_STORY_FIELDS: ReadonlySet<string> = new Set(Object.keys(prdJs
  * keeps its Overview, Goals, Non-Goals and the rest. Other tools ignore it.
  */
 export const markdownSectionsSchema = z.array(
-  z.object({ markdown: z.string(), beforeStory: z.string().optional() }).strict(),
+  z
+    .object({
+      markdown: z.string(),
+      beforeStory: z.string().optional(),
+      beforeTitle: z.literal(true).optional(),
+    })
+    .strict(),
 );
 
 /** The top level; each story is checked on its own so one bad story does not hide the others' problems. */

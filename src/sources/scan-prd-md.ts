@@ -65,6 +65,8 @@ export interface ScannedSection {
   markdown: string;
   /** The story it comes right before; none: after the last story. */
   beforeStory?: string;
+  /** Text above the document's `# Title`. */
+  beforeTitle?: true;
 }
 
 interface Heading {
@@ -226,7 +228,8 @@ export function scanPrdMd(text: string, file: string): PrdMdScan {
       );
     }
   });
-  close(read.length);
+  // ralph-tui's `[PRD]` ... `[/PRD]` wrapper: its closing line ends the last story, it is not the story's text.
+  close(wrapperClose(read, fenced, title?.index) ?? read.length);
 
   read.forEach((line, index) => {
     const squeezed = fenced[index] ? undefined : squeezedStoryHeading(line);
@@ -249,9 +252,25 @@ export function scanPrdMd(text: string, file: string): PrdMdScan {
     }
   }
   if (scan.description === undefined) readIntroduction(read, headings, scan);
-  scan.sections = documentSections(read, covered, scan.stories);
+  scan.sections = documentSections(read, covered, scan.stories, title?.index);
   scan.issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   return scan;
+}
+
+/**
+ * The line of the `[/PRD]` that closes ralph-tui's wrapper, when a `[PRD]`
+ * line above the title opens it; undefined otherwise.
+ */
+function wrapperClose(
+  lines: readonly string[],
+  fenced: readonly boolean[],
+  titleLine: number | undefined,
+): number | undefined {
+  const marker = (i: number, text: string): boolean => !fenced[i] && lines[i]?.trim() === text;
+  const opened = titleLine !== undefined && lines.slice(0, titleLine).some((_, i) => marker(i, '[PRD]'));
+  if (!opened) return undefined;
+  for (let i = lines.length - 1; i > (titleLine ?? 0); i--) if (marker(i, '[/PRD]')) return i;
+  return undefined;
 }
 
 /**
@@ -282,6 +301,7 @@ function documentSections(
   lines: readonly string[],
   covered: readonly boolean[],
   stories: readonly ScannedStory[],
+  titleLine: number | undefined,
 ): ScannedSection[] {
   const sections: ScannedSection[] = [];
   let run: string[] = [];
@@ -292,6 +312,12 @@ function documentSections(
   };
   let next = 0;
   lines.forEach((line, i) => {
+    // Text above the title (ralph-tui's `[PRD]`) is a section of its own, written back above the title.
+    if (i === titleLine && next === 0) {
+      const text = run.join('\n').trim();
+      if (text !== '') sections.push({ markdown: text, beforeTitle: true });
+      run = [];
+    }
     const story = stories[next];
     if (story && i === story.heading) {
       flush(story.id);

@@ -12,9 +12,11 @@ import { normaliseSpecId } from './parse-spec-file.js';
  *     # [batch:2]
  *     2.1 | List view
  *
- * Stories run in the queue's order; a `# [batch:N]` comment starts a group
- * that runs after the groups above it (stories before the first one are
- * batch 0). Other `#` lines are comments.
+ * The stories above the first `# [batch:N]` comment run first; then each
+ * batch, in the order its number first appears, all of its members (every
+ * story under that number, wherever in the file) as one group after the
+ * group before. `[batch:0]` is a group like any other, not the stories
+ * above the first marker. Other `#` lines are comments.
  */
 export interface StoryQueue {
   entries: QueueEntry[];
@@ -29,7 +31,8 @@ export interface QueueEntry {
   id: string;
   /** 1-based line in the queue file. */
   line: number;
-  batch: string;
+  /** The `[batch:N]` above it; undefined above the first marker. */
+  batch: string | undefined;
 }
 
 const BATCH = /^\s*#\s*\[batch:(\d+(?:\.\d+)*)\]/;
@@ -37,7 +40,7 @@ const BATCH = /^\s*#\s*\[batch:(\d+(?:\.\d+)*)\]/;
 export function parseStoryQueue(text: string, file: string): StoryQueue {
   const queue: StoryQueue = { entries: [], skipped: [], batched: false, issues: [] };
   const seen = new Map<string, number>();
-  let batch = '0';
+  let batch: string | undefined;
   text.split(/\r?\n/).forEach((raw, index) => {
     const line = index + 1;
     const mark = BATCH.exec(raw);
@@ -68,23 +71,27 @@ export function parseStoryQueue(text: string, file: string): StoryQueue {
 }
 
 /**
- * What the batches ask: each story waits for every story of the batch
- * before its own (batches in the order they first appear).
+ * The queue's groups in the order they run: the stories above the first
+ * batch marker, then each batch in the order its number first appears.
  */
-export function batchDependencies(queue: StoryQueue): Map<string, string[]> {
-  const order: string[] = [];
-  const members = new Map<string, string[]>();
+export function queueGroups(queue: StoryQueue): QueueEntry[][] {
+  const groups = new Map<string | undefined, QueueEntry[]>();
+  const unbatched = queue.entries.filter((e) => e.batch === undefined);
+  if (unbatched.length > 0) groups.set(undefined, unbatched);
   for (const entry of queue.entries) {
-    if (!members.has(entry.batch)) {
-      members.set(entry.batch, []);
-      order.push(entry.batch);
-    }
-    members.get(entry.batch)?.push(entry.id);
+    if (entry.batch === undefined) continue;
+    const group = groups.get(entry.batch) ?? [];
+    groups.set(entry.batch, [...group, entry]);
   }
+  return [...groups.values()];
+}
+
+/** What the batches ask: each story waits for every story of the group before its own. */
+export function batchDependencies(queue: StoryQueue): Map<string, string[]> {
   const deps = new Map<string, string[]>();
-  order.forEach((batch, i) => {
-    const previous = i > 0 ? (members.get(order[i - 1] ?? '') ?? []) : [];
-    for (const id of members.get(batch) ?? []) deps.set(id, previous);
+  queueGroups(queue).forEach((group, i, groups) => {
+    const previous = (groups[i - 1] ?? []).map((e) => e.id);
+    for (const entry of group) deps.set(entry.id, previous);
   });
   return deps;
 }

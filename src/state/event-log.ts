@@ -73,3 +73,55 @@ export function parseEventLines(text: string, options: ReadEventsOptions = {}): 
   });
   return events;
 }
+
+/** How much of the end of `events.jsonl` `lastSession` reads: a session's start is found there, or the log is too long to say. */
+const TAIL_BYTES = 256 * 1024;
+
+/**
+ * The end of a run's event log as `ralph status` needs it: whether its last
+ * session started and never wrote its end, whether it is waiting out an
+ * outage or a limit, and the time of its last event.
+ * Reads only the log's tail.
+ */
+export async function lastSession(
+  file: string,
+): Promise<{ open: boolean; lastAt: string | null; waiting: boolean }> {
+  let text: string;
+  try {
+    const handle = await fs.open(file, 'r');
+    try {
+      const { size } = await handle.stat();
+      const start = Math.max(0, size - TAIL_BYTES);
+      const buffer = Buffer.alloc(size - start);
+      await handle.read(buffer, 0, buffer.length, start);
+      text = buffer.toString('utf8');
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return { open: false, lastAt: null, waiting: false };
+  }
+  let lastAt: string | null = null;
+  /** A wait (an outage, a limit) after the last iteration's start: the session is waiting it out. */
+  let waiting: boolean | null = null;
+  for (const line of text.split('\n').reverse()) {
+    if (!line.startsWith('{')) continue;
+    let record: { type?: unknown; at?: unknown };
+    try {
+      record = JSON.parse(line) as { type?: unknown; at?: unknown };
+    } catch {
+      continue;
+    }
+    if (lastAt === null && typeof record.at === 'string') lastAt = record.at;
+    if (
+      waiting === null &&
+      record.type === 'waiting' &&
+      (record as { reason?: unknown }).reason !== 'question'
+    )
+      waiting = true;
+    if (waiting === null && record.type === 'iteration-started') waiting = false;
+    if (record.type === 'run-finished') return { open: false, lastAt, waiting: false };
+    if (record.type === 'run-started') return { open: true, lastAt, waiting: waiting === true };
+  }
+  return { open: false, lastAt, waiting: false };
+}

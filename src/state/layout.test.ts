@@ -65,6 +65,7 @@ describe('paths', () => {
       iterationsDir: path.join(root, '.ralph/runs/main/iterations'),
       lock: path.join(root, '.ralph/runs/main/lock'),
       log: path.join(root, '.ralph/runs/main/ralph.log'),
+      outbox: path.join(root, '.ralph/runs/main/outbox.json'),
     });
     expect(iterationLogPath(run.dir, 3)).toBe(path.join(root, '.ralph/runs/main/iterations/3.jsonl'));
     expect(worktreeDir(root, 'main')).toBe(path.join(root, '.ralph/worktrees/main'));

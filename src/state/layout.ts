@@ -63,8 +63,20 @@ export interface PrdPaths {
   progress: string;
 }
 
-export function prdPaths(root: string, name: string): PrdPaths {
-  const dir = path.join(prdsDir(root), validatePrdName(name));
+/**
+ * Chief's layout for the same thing: `.chief/prds/<name>/prd.md` (an older
+ * Chief's prd.json beside it), its progress.md in the same folder.
+ */
+export const chiefPrdsDir = (root: string): string => path.join(root, '.chief', 'prds');
+
+export const chiefPrdPaths = (root: string, name: string): PrdPaths =>
+  prdFolderPaths(path.join(chiefPrdsDir(root), validatePrdName(name)));
+
+export const prdPaths = (root: string, name: string): PrdPaths =>
+  prdFolderPaths(path.join(prdsDir(root), validatePrdName(name)));
+
+/** The files of a PRD folder: its prd.md or prd.json, and the progress file beside them. */
+function prdFolderPaths(dir: string): PrdPaths {
   return {
     dir,
     md: path.join(dir, 'prd.md'),
@@ -80,6 +92,8 @@ export interface RunPaths {
   iterationsDir: string;
   lock: string;
   log: string;
+  /** The effects outside the repository the run still owes (src/state/outbox.ts). */
+  outbox: string;
 }
 
 export const runDir = (root: string, name: string): string => path.join(runsDir(root), validatePrdName(name));
@@ -93,6 +107,7 @@ export function runFiles(dir: string): RunPaths {
     iterationsDir: path.join(dir, 'iterations'),
     lock: path.join(dir, 'lock'),
     log: path.join(dir, 'ralph.log'),
+    outbox: path.join(dir, 'outbox.json'),
   };
 }
 

@@ -5,8 +5,11 @@ import { UsageError } from '../core/errors.js';
 import type { TaskFormat } from '../core/types.js';
 import { isMissing, statOrNull } from './fs-util.js';
 import {
+  chiefPrdPaths,
+  chiefPrdsDir,
   isValidPrdName,
   MAX_NAME_LENGTH,
+  type PrdPaths,
   prdPaths,
   prdsDir,
   RALPH_DIR,
@@ -36,7 +39,9 @@ const DEFAULT_PRD = 'main';
 /**
  * Turns the `[target]` argument into the task file, progress file and run
  * folder: a PRD name, a prd.json/prd.md path, or a spec directory. With no
- * target: the only PRD under `.ralph/prds/`, else the one named `main`.
+ * target: the only PRD under `.ralph/prds/` (or Chief's `.chief/prds/`),
+ * else the one named `main`. A name is looked up in ralph's folder first,
+ * then in Chief's.
  */
 export async function resolveTarget(
   root: string,
@@ -56,14 +61,15 @@ export async function resolveTarget(
   const lookedFor = [`${full} (a prd.json, a prd.md or a spec directory)`];
   if (isValidPrdName(target)) {
     const p = prdPaths(root, target);
-    lookedFor.unshift(p.md, p.json);
+    const chief = chiefPrdPaths(root, target);
+    lookedFor.unshift(p.md, p.json, chief.md, chief.json);
   }
   const names = await listPrdNames(root);
   const guess = closestKey(target, names);
   throw new UsageError(`No PRD found for ${JSON.stringify(target)}.`, [
     ...(guess !== undefined ? [`Did you mean ${JSON.stringify(guess)}?`] : []),
     `Looked for: ${lookedFor.join(', ')}.`,
-    ...availableHint(root, names),
+    ...availableHint(names),
   ]);
 }
 
@@ -86,21 +92,38 @@ function refuseUnusablePath(target: string): void {
   if (target.includes('\0')) throw new UsageError(`The target ${shown} contains a NUL character.`);
 }
 
-/** Names of the folders under `.ralph/prds/` that hold a prd.md or prd.json, sorted. */
-export async function listPrdNames(root: string): Promise<string[]> {
-  let entries: string[];
+/** The folders in `dir` named as a PRD can be, sorted; none when `dir` is missing. */
+async function prdFolders(dir: string): Promise<string[]> {
   try {
-    entries = await fs.readdir(prdsDir(root));
+    const entries = await fs.readdir(dir, { withFileTypes: true });
+    return entries
+      .filter((e) => e.isDirectory() && isValidPrdName(e.name))
+      .map((e) => e.name)
+      .sort();
   } catch (error) {
-    if (isMissing(error)) return [];
+    if (isMissing(error) || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return [];
     throw error;
   }
-  const names: string[] = [];
-  for (const entry of entries.sort()) {
-    if (isValidPrdName(entry) && (await findTaskFile(root, entry))) names.push(entry);
-  }
-  return names;
 }
+
+/**
+ * The PRD folders under `.ralph/prds/` and Chief's `.chief/prds/`, sorted
+ * (a name in both is ralph's); with `withTaskFile`, only those holding a
+ * prd.md or prd.json.
+ */
+export async function listPrdFolders(root: string, withTaskFile: boolean): Promise<string[]> {
+  const names = [
+    ...new Set([...(await prdFolders(prdsDir(root))), ...(await prdFolders(chiefPrdsDir(root)))]),
+  ];
+  const kept: string[] = [];
+  for (const name of names.sort()) {
+    if (!withTaskFile || (await findTaskFile(root, name))) kept.push(name);
+  }
+  return kept;
+}
+
+/** Names of the PRD folders (`.ralph/prds/<name>/`, or Chief's `.chief/prds/<name>/`) that hold a prd.md or prd.json, sorted. */
+export const listPrdNames = (root: string): Promise<string[]> => listPrdFolders(root, true);
 
 async function resolveDefault(root: string): Promise<ResolvedTarget> {
   const names = await listPrdNames(root);
@@ -113,25 +136,31 @@ async function resolveDefault(root: string): Promise<ResolvedTarget> {
   if (names.length === 0) {
     const p = prdPaths(root, DEFAULT_PRD);
     throw new UsageError('No PRD found.', [
-      `Looked in ${prdsDir(root)} for a folder with a prd.md or prd.json (none there, and no ${p.md} or ${p.json}).`,
+      `Looked in ${prdsDir(root)} and ${chiefPrdsDir(root)} for a folder with a prd.md or prd.json (none there, and no ${p.md} or ${p.json}).`,
       (await locateProject(root)).inGit
         ? 'Create one with `ralph init` or `ralph new`, or pass a path to a prd.json, prd.md or spec directory.'
         : `${root} is not inside a git repository, which ralph needs (each story's work is a commit): \`git init\` and make a first commit, then \`ralph init\`.`,
     ]);
   }
   throw new UsageError(`Several PRDs and none named ${DEFAULT_PRD}; say which one to use.`, [
-    `PRDs in ${prdsDir(root)}: ${names.join(', ')}.`,
+    `PRDs: ${names.join(', ')}.`,
   ]);
 }
 
+async function taskFileIn(
+  p: PrdPaths,
+): Promise<{ file: string; format: TaskFormat; progress: string } | null> {
+  if ((await statOrNull(p.md))?.isFile()) return { file: p.md, format: 'prd-md', progress: p.progress };
+  if ((await statOrNull(p.json))?.isFile()) return { file: p.json, format: 'prd-json', progress: p.progress };
+  return null;
+}
+
+/** A PRD name's task file: ralph's `.ralph/prds/<name>/` first, then Chief's `.chief/prds/<name>/`. */
 async function findTaskFile(
   root: string,
   name: string,
-): Promise<{ file: string; format: TaskFormat } | null> {
-  const p = prdPaths(root, name);
-  if ((await statOrNull(p.md))?.isFile()) return { file: p.md, format: 'prd-md' };
-  if ((await statOrNull(p.json))?.isFile()) return { file: p.json, format: 'prd-json' };
-  return null;
+): Promise<{ file: string; format: TaskFormat; progress: string } | null> {
+  return (await taskFileIn(prdPaths(root, name))) ?? (await taskFileIn(chiefPrdPaths(root, name)));
 }
 
 async function resolveNamed(root: string, name: string): Promise<ResolvedTarget | null> {
@@ -141,7 +170,7 @@ async function resolveNamed(root: string, name: string): Promise<ResolvedTarget 
     name,
     format: found.format,
     taskPath: found.file,
-    progressPath: prdPaths(root, name).progress,
+    progressPath: found.progress,
     runDir: runDir(root, name),
   };
 }
@@ -162,6 +191,17 @@ async function resolveFile(root: string, file: string): Promise<ResolvedTarget> 
       taskPath: file,
       progressPath: prdPaths(root, insidePrds).progress,
       runDir: runDir(root, insidePrds),
+    };
+  }
+  // A Chief folder's file is the PRD of that name, as `ralph run <name>` finds it, unless ralph has its own.
+  const insideChief = nameInFolder(chiefPrdsDir(root), file);
+  if (insideChief !== null && !(await taskFileIn(prdPaths(root, insideChief)))) {
+    return {
+      name: insideChief,
+      format,
+      taskPath: file,
+      progressPath: await progressBeside(path.dirname(file)),
+      runDir: runDir(root, insideChief),
     };
   }
   const dir = path.dirname(file);
@@ -202,8 +242,12 @@ async function specDir(root: string, specs: string): Promise<ResolvedTarget> {
 }
 
 /** The PRD name when `file` sits directly in `.ralph/prds/<name>/`, else null. */
-function prdNameOf(root: string, file: string): string | null {
-  const rel = path.relative(path.join(path.resolve(root), RALPH_DIR, 'prds'), file);
+const prdNameOf = (root: string, file: string): string | null =>
+  nameInFolder(path.join(path.resolve(root), RALPH_DIR, 'prds'), file);
+
+/** `<name>` when `file` sits directly in `<prds>/<name>/`, else null. */
+function nameInFolder(prds: string, file: string): string | null {
+  const rel = path.relative(path.resolve(prds), file);
   const parts = rel.split(path.sep);
   const name = parts[0];
   return parts.length === 2 && name !== undefined && isValidPrdName(name) ? name : null;
@@ -219,6 +263,6 @@ async function hasEpicFolders(dir: string): Promise<boolean> {
   return entries.some((e) => e.isDirectory() && /^epic-\d+/.test(e.name));
 }
 
-function availableHint(root: string, names: readonly string[]): string[] {
-  return names.length > 0 ? [`PRDs in ${prdsDir(root)}: ${names.join(', ')}.`] : [];
+function availableHint(names: readonly string[]): string[] {
+  return names.length > 0 ? [`PRDs: ${names.join(', ')}.`] : [];
 }

@@ -10,6 +10,8 @@ export interface WebhookSenderOptions {
   targets: readonly WebhookTarget[];
   /** A webhook's delivery failed for good: said once per webhook, with its address redacted. */
   failed(failure: { webhook: string; event: NotifyEvent; error: string; tries: number }): void;
+  /** A notification the webhook at `url` took (2xx): for the outbox to mark it delivered. */
+  delivered?(url: string, notification: Notification): void;
   /** Tries per notification, the first included. */
   tries?: number;
   /** The wait before the second try; doubled before each further one. */
@@ -20,8 +22,8 @@ export interface WebhookSenderOptions {
 }
 
 export interface WebhookSender {
-  /** Queues the notification for every webhook that wants it; never waits, never throws. */
-  send(notification: Notification): void;
+  /** Queues the notification for every webhook that wants it (or only the one at `url`); never waits, never throws. */
+  send(notification: Notification, url?: string): void;
   /** Waits up to `timeoutMs` for what is queued to go out (at the end of the run). */
   drain(timeoutMs: number): Promise<void>;
 }
@@ -51,7 +53,10 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
         if (cut.aborted) break;
       }
       const result = await postOnce(post, url, notification, timeoutMs);
-      if (result.ok) return;
+      if (result.ok) {
+        options.delivered?.(url, notification);
+        return;
+      }
       error = result.error;
       if (!result.retry) break;
     }
@@ -61,8 +66,9 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
   };
 
   return {
-    send: (notification) => {
+    send: (notification, url) => {
       for (const target of options.targets) {
+        if (url !== undefined && target.url !== url) continue;
         if (target.events !== null && !target.events.has(notification.event)) continue;
         const previous = queues.get(target.url) ?? Promise.resolve();
         const next = previous.then(() => deliver(target.url, notification)).catch(() => undefined);

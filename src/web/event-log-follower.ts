@@ -37,6 +37,7 @@ export class EventLogFollower {
   #partial = Buffer.alloc(0);
   #activity: RunActivity = emptyActivity;
   #activityVersion = 0;
+  #lastAt: string | undefined;
   #recent: LogLine[] = [];
 
   constructor(
@@ -45,7 +46,7 @@ export class EventLogFollower {
   ) {}
 
   get activity(): RunActivity {
-    return this.#activity;
+    return this.#lastAt === undefined ? this.#activity : { ...this.#activity, lastAt: this.#lastAt };
   }
 
   /** Changes when the activity does; most events (the agent's own) leave it as it was. */
@@ -122,6 +123,7 @@ export class EventLogFollower {
     }
     const record = parsed.event;
     const before = this.#activity;
+    this.#lastAt = record.at;
     this.#activity = foldActivity(before, record);
     if (this.#activity !== before) this.#activityVersion++;
     const described = describeEvent(record, true);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { prdsDir, runFiles, runsDir } from '../state/layout.js';
 import { EventLogFollower } from './event-log-follower.js';
 import { discoverRuns, filesOf, type RunRef, readRunView } from './read-runs.js';
+import { type SteadyMemory, steadyView } from './steady-count.js';
 import type { LogLine, ProjectView, RunView } from './view.js';
 
 /** A run's view is read again at least this often: a lock's holder may die without a file changing. */
@@ -26,6 +27,7 @@ interface Watched {
   signature: string;
   readAt: number;
   view: RunView;
+  steady: SteadyMemory;
 }
 
 /**
@@ -138,10 +140,13 @@ export class ProjectWatch {
       String(follower.activityVersion),
     ].join('|');
     const now = Date.now();
-    if (watched && watched.signature === signature && now - watched.readAt < MAX_VIEW_AGE_MS) return false;
-    const view = await readRunView(root, ref, follower.activity);
+    // A live run is looked at every time: its holder may die without a file changing, and the page says so at once.
+    const maxAge = watched?.view.live ? 0 : MAX_VIEW_AGE_MS;
+    if (watched && watched.signature === signature && now - watched.readAt < maxAge) return false;
+    const read = await readRunView(root, ref, follower.activity);
+    const { view, memory } = steadyView(read, watched?.steady, now);
     const same = watched !== undefined && JSON.stringify(watched.view) === JSON.stringify(view);
-    watched = { ref, follower, signature, readAt: now, view };
+    watched = { ref, follower, signature, readAt: now, view, steady: memory };
     this.#runs.set(ref.name, watched);
     return !same;
   }

@@ -23,6 +23,10 @@ export interface RunActivity {
   finished: { message: string; exitCode: number; at: string } | null;
   /** The iteration under way, from its start to the session's end. */
   iteration: { number: number; label: string; startedAt: string } | null;
+  /** A session started and has not written its end (alive, or killed). */
+  sessionOpen?: boolean;
+  /** The time of the last record (kept by the follower: it changes with every line, the activity does not). */
+  lastAt?: string;
 }
 
 export const emptyActivity: RunActivity = { questions: [], waiting: null, finished: null, iteration: null };
@@ -50,7 +54,7 @@ export function foldActivity(activity: RunActivity, record: RunEventRecord): Run
         waiting: { reason: record.reason, message: record.message, until: record.until ?? null },
       };
     case 'run-started':
-      return { ...activity, finished: null, waiting: null, iteration: null };
+      return { ...activity, finished: null, waiting: null, iteration: null, sessionOpen: true };
     case 'iteration-started':
       return {
         ...activity,
@@ -62,6 +66,7 @@ export function foldActivity(activity: RunActivity, record: RunEventRecord): Run
         ...activity,
         waiting: null,
         iteration: null,
+        sessionOpen: false,
         finished: { message: record.message, exitCode: record.exitCode, at: record.at },
       };
     default:

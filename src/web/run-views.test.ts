@@ -97,11 +97,12 @@ describe('prdRunView', () => {
     });
   });
 
-  it('a current attempt without a live run is an interrupted run, not a running story', () => {
+  it('a current attempt without a live run is a run that stopped unexpectedly, not a running story', () => {
     const view = prdRunView(read({ prd: prd(story('US-001'), story('US-002')), state: state({ current }) }));
-    expect(view.phase).toBe('interrupted');
+    expect(view.phase).toBe('stopped-unexpectedly');
     expect(view.items.map((i) => i.state)).toEqual(['todo', 'todo']);
-    expect(view.detail).toMatch(/stopped during US-002 attempt 2/);
+    expect(view.detail).toMatch(/stopped unexpectedly at .* with US-002 attempt 2 in flight/);
+    expect(view.inFlight).toEqual(['US-002 attempt 2']);
     expect(view.live).toBeNull();
   });
 

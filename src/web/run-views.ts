@@ -3,6 +3,7 @@
  * each story's or step's state, the run's phase and one sentence on what it
  * is doing. Pure.
  */
+import { inFlightOf, runPhase, stoppedUnexpectedly } from '../core/run-phase.js';
 import type { Prd } from '../core/types.js';
 import type { GoalRunSummary } from '../goal/goal-summary.js';
 import type { LockStatus } from '../state/lock.js';
@@ -34,16 +35,16 @@ export interface GoalRead extends Shared {
 export function prdRunView(read: PrdRead): RunView {
   const live = liveOf(read.lock);
   const state = read.state;
-  const inFlight = new Set<string>();
-  if (live && state?.current) inFlight.add(state.current.storyId);
-  if (live) for (const r of state?.running ?? []) inFlight.add(r.storyId);
+  const working = new Set<string>();
+  if (live && state?.current) working.add(state.current.storyId);
+  if (live) for (const r of state?.running ?? []) working.add(r.storyId);
   const waiting = new Set(read.questions.flatMap((q) => (q.storyId === null ? [] : [q.storyId])));
   const items = (read.prd?.stories ?? []).map((s): ItemView => {
     const record = state?.stories[s.id];
     const itemState: ItemState =
       s.status === 'done'
         ? 'done'
-        : inFlight.has(s.id)
+        : working.has(s.id)
           ? 'running'
           : waiting.has(s.id)
             ? 'waiting'
@@ -62,28 +63,29 @@ export function prdRunView(read: PrdRead): RunView {
     };
   });
   const done = items.filter((i) => i.state === 'done').length;
-  const phase: RunPhase = live
-    ? 'running'
-    : read.prd === null
-      ? 'invalid'
-      : items.length > 0 && done === items.length
-        ? 'complete'
-        : state?.current
-          ? 'interrupted'
-          : state?.stop
-            ? 'stopped'
-            : 'idle';
-  const interrupted = state?.current
-    ? `the last run stopped during ${state.current.storyId} attempt ${state.current.attempt}; the next \`ralph run\` rolls it back and goes on`
-    : null;
+  const inFlight = inFlightOf(state);
+  const phase = runPhase({
+    live: live !== null,
+    waiting: read.activity.waiting !== null,
+    inFlight,
+    sessionOpen: read.activity.sessionOpen === true,
+    allDone: items.length > 0 && done === items.length,
+    stopped: state?.stop !== undefined,
+    invalid: read.prd === null,
+  });
+  const stoppedAt =
+    phase === 'stopped-unexpectedly' ? (read.activity.lastAt ?? state?.updatedAt ?? null) : null;
+  const standing = phase === 'stopped-unexpectedly' ? stoppedUnexpectedly(stoppedAt, inFlight) : null;
   return {
     name: read.name,
     kind: 'prd',
     title: read.prd?.project ?? read.name,
     phase,
-    detail: detailOf(read, live, phase === 'interrupted' ? interrupted : null, state?.stop?.reason ?? null, {
+    detail: detailOf(read, live, standing, state?.stop?.reason ?? null, {
       resume: `\`ralph run ${read.name}\``,
     }),
+    inFlight: live !== null || phase === 'stopped-unexpectedly' ? inFlight : [],
+    stoppedAt,
     done,
     total: items.length,
     iterations: state?.totals.iterations ?? 0,
@@ -111,16 +113,32 @@ export function goalRunView(read: GoalRead): RunView {
       dependsOn: [],
     }),
   );
-  const phase: RunPhase = s === null ? 'invalid' : live ? 'running' : s.state;
+  const phase: RunPhase =
+    s === null
+      ? 'invalid'
+      : live
+        ? read.activity.waiting !== null
+          ? 'waiting'
+          : 'running'
+        : s.state === 'interrupted'
+          ? 'stopped-unexpectedly'
+          : s.state;
+  const stoppedAt = phase === 'stopped-unexpectedly' ? (read.activity.lastAt ?? null) : null;
   const humanNeeded = s?.humanNeeded ? `needs a person: ${s.humanNeeded.reason}` : null;
   return {
     name: read.name,
     kind: 'goal',
     title: s?.goal.trim().split('\n')[0] ?? read.name,
     phase,
-    detail: detailOf(read, live, humanNeeded, s?.stop?.reason ?? null, {
-      resume: 'the same `ralph goal` command',
-    }),
+    detail: detailOf(
+      read,
+      live,
+      phase === 'stopped-unexpectedly' ? stoppedUnexpectedly(stoppedAt, []) : humanNeeded,
+      s?.stop?.reason ?? null,
+      { resume: 'the same `ralph goal` command' },
+    ),
+    inFlight: [],
+    stoppedAt,
     done: s?.done ?? 0,
     total: s?.total ?? 0,
     iterations: s?.iterations ?? 0,

@@ -30,13 +30,14 @@ export interface QuestionView {
   answer: { text: string; at: string } | null;
 }
 
-/** `running`: its lock is held by a live process. `interrupted`: it died mid-attempt; the next run recovers it. */
+/** See src/core/run-phase.ts: the page's words are `ralph status --json`'s. */
 export type RunPhase =
   | 'running'
-  | 'idle'
+  | 'waiting'
   | 'complete'
   | 'stopped'
-  | 'interrupted'
+  | 'stopped-unexpectedly'
+  | 'idle'
   | 'needs-human'
   | 'invalid';
 
@@ -48,6 +49,10 @@ export interface RunView {
   phase: RunPhase;
   /** What is happening now or how the last session ended, in one sentence. */
   detail: string;
+  /** What the run's state holds under way (`US-001 attempt 2`, `landing US-002`): live, or left by a run that died. */
+  inFlight: string[];
+  /** The last moment the run was heard of (its last event), for a run that stopped unexpectedly; else null. */
+  stoppedAt: string | null;
   done: number;
   total: number;
   iterations: number;

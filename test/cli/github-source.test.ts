@@ -202,7 +202,15 @@ describe('the write-back follower', () => {
     const sinks = openEventSinks({
       run: 'github-ralph',
       runDir: dir,
-      followers: [githubWriteBack({ api, run: 'github-ralph', failed: (m) => failed.push(m) })],
+      followers: [
+        githubWriteBack({
+          api,
+          run: 'github-ralph',
+          runDir: dir,
+          label: 'ralph',
+          failed: (m) => failed.push(m),
+        }),
+      ],
     });
     sinks.emit({
       type: 'iteration-started',

@@ -220,6 +220,23 @@ export async function startGithubServer(options: GithubServerOptions): Promise<G
       issue.labels = issue.labels.filter((l) => l !== name);
       return send(res, 200, issue.labels.map(labelJson));
     }
+    if (issue && method === 'GET' && one?.[2] === '/comments') {
+      return send(
+        res,
+        200,
+        comments.flatMap((c, i) =>
+          c.issue === issue.number
+            ? [
+                {
+                  id: i + 1,
+                  body: c.body,
+                  html_url: `https://github.example/${options.owner}/${options.repo}/issues/${issue.number}#issuecomment-${i + 1}`,
+                },
+              ]
+            : [],
+        ),
+      );
+    }
     if (issue && method === 'POST' && one?.[2] === '/comments') {
       if (typeof record?.body !== 'string')
         return unprocessable(res, 'IssueComment', 'missing_field', 'body');

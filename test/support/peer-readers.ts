@@ -339,3 +339,101 @@ export function tuiReadJson(text: string): TuiJsonRead {
     })),
   };
 }
+
+/**
+ * ralphetamine's run order for a `.ralph/stories.txt` (lib/stories.sh and
+ * lib/parallel.sh at the commit named in test/fixtures/peers/README.md):
+ * the stories with no `# [batch:N]` above them run first, one at a time;
+ * then each batch number in the order it first appears, all of its members
+ * (wherever in the file) together, `[batch:0]` one at a time. `x ` lines and
+ * other comments are not stories.
+ */
+export interface RalphetamineGroup {
+  /** `undefined` for the stories above the first batch marker. */
+  batch: string | undefined;
+  sequential: boolean;
+  ids: string[];
+}
+
+const RALPHETAMINE_BATCH = /^[ \t]*#[ \t]*\[batch:([0-9]+(\.[0-9]+)*)\]/;
+
+export function ralphetamineGroups(text: string): RalphetamineGroup[] {
+  const unbatched: string[] = [];
+  const batches = new Map<string, string[]>();
+  let current: string | undefined;
+  for (const line of text.split('\n')) {
+    const mark = RALPHETAMINE_BATCH.exec(line);
+    if (mark) {
+      current = mark[1] ?? '';
+      if (!batches.has(current)) batches.set(current, []);
+      continue;
+    }
+    if (line === '' || /^[ \t]*#/.test(line) || /^[ \t]*x[ \t]/.test(line)) continue;
+    const id = (line.split('|')[0] ?? '').trim();
+    if (id === '') continue;
+    if (current === undefined) unbatched.push(id);
+    else batches.get(current)?.push(id);
+  }
+  return [
+    ...(unbatched.length > 0 ? [{ batch: undefined, sequential: true, ids: unbatched }] : []),
+    ...[...batches].map(([batch, ids]) => ({ batch, sequential: batch === '0', ids })),
+  ].filter((g) => g.ids.length > 0);
+}
+
+/**
+ * Chief's migration of an older folder (internal/prd/migrate.go
+ * `MigrateFromJSON` and markdown_writer.go `setStoryStatusInString`): each
+ * prd.json story with passes / inProgress sets its `**Status:**` line in the
+ * prd.md (done ticks the first `- [ ]` of each line of the story), then
+ * Chief reads the prd.md. A prd.json Go cannot decode leaves the prd.md as
+ * it is (here: not JSON, or a known field of the wrong type).
+ */
+export function chiefMigrate(md: string, json: string): string {
+  let data: { userStories?: { id?: unknown; passes?: unknown; inProgress?: unknown }[] };
+  try {
+    data = JSON.parse(json);
+  } catch {
+    return md;
+  }
+  const stories = data.userStories ?? [];
+  const typed = stories.every(
+    (s) =>
+      s === null ||
+      ((s.passes === undefined || s.passes === null || typeof s.passes === 'boolean') &&
+        (s.inProgress === undefined || s.inProgress === null || typeof s.inProgress === 'boolean')),
+  );
+  if (!typed) return md;
+  let lines = md.split('\n');
+  for (const story of stories) {
+    const status = story?.passes === true ? 'done' : story?.inProgress === true ? 'in-progress' : '';
+    if (status === '' || typeof story.id !== 'string') continue;
+    const quoted = story.id.replace(/[\\.+*?()|[\]{}^$]/g, '\\$&');
+    const heading = new RegExp(`^#{3,4}\\s+${quoted}:\\s+`);
+    const start = lines.findIndex((l) => heading.test(l.trim()));
+    if (start < 0) continue;
+    let end = lines.length;
+    for (let i = start + 1; i < lines.length; i++) {
+      const t = (lines[i] ?? '').trim();
+      if (t.startsWith('## ') || t.startsWith('### ') || t.startsWith('#### ')) {
+        end = i;
+        break;
+      }
+    }
+    let at = -1;
+    for (let i = start + 1; i < end; i++) {
+      if (/^\*\*Status:\*\*\s*(.+)$/.test((lines[i] ?? '').trim())) {
+        at = i;
+        break;
+      }
+    }
+    lines = [...lines];
+    if (at >= 0) lines[at] = `**Status:** ${status}`;
+    else {
+      lines.splice(start + 1, 0, `**Status:** ${status}`);
+      end++;
+    }
+    if (status === 'done')
+      for (let i = start + 1; i < end; i++) lines[i] = (lines[i] ?? '').replace('- [ ]', '- [x]');
+  }
+  return lines.join('\n');
+}

@@ -43,6 +43,12 @@ export const CHIEF_MD: Record<string, number> = {
   'jstoone/zetland-linjer/.chief/prds/main/prd.md': 12,
   'Avacaato/MAT/tasks/prd.md': 21,
   'BenjaminLesne/chore-champ/tasks/prd-member-stats.md': 4,
+  // Older Chief folders, prd.md and prd.json from the same commit.
+  'datashaman/developer-soundtrack/.chief/prds/main/prd.md': 50,
+  'datashaman/kiln-action/.chief/prds/main/prd.md': 18,
+  'bogdantarasenko/better-auth-admin/.chief/prds/main/prd.md': 10,
+  'sasha-computer/domain-search/.chief/prds/generalize/prd.md': 4,
+  'sasha-computer/domain-search/.chief/prds/main/prd.md': 8,
 };
 
 /** prd.md written for ralph-tui (its own task files), read as ralph-tui's parser reads them. */
@@ -76,6 +82,11 @@ export const JSON_FILES: Record<string, number> = {
   'Avacaato/MAT/prd.json': 21,
   'Bellarose143/Progression/prd.json': 3,
   'BenjaminLesne/chore-champ/prd.json': 4,
+  'datashaman/developer-soundtrack/.chief/prds/main/prd.json': 50,
+  'datashaman/kiln-action/.chief/prds/main/prd.json': 18,
+  'bogdantarasenko/better-auth-admin/.chief/prds/main/prd.json': 10,
+  'sasha-computer/domain-search/.chief/prds/generalize/prd.json': 4,
+  'sasha-computer/domain-search/.chief/prds/main/prd.json': 8,
 };
 
 /** Files ralph cannot read, each refused at the line that says why. */

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { relative } from 'node:path';
 import { wantsGithub } from '../../app/command-options.js';
 import { readForNextRun } from '../../app/task-context.js';
 import { ExitCode } from '../../core/errors.js';
@@ -12,7 +11,7 @@ import { isGoalRun, listGoalRuns } from '../../goal/goal-runs.js';
 import type { GoalRunState } from '../../goal/goal-summary.js';
 import { isValidPrdName, runDir, runPaths, worktreesDir } from '../../state/layout.js';
 import { locateProject } from '../../state/project-root.js';
-import { resolveTarget } from '../../state/resolve-target.js';
+import { listPrdFolders, resolveTarget } from '../../state/resolve-target.js';
 import { firstLine } from '../format.js';
 import { openCommandTarget } from '../open-source-target.js';
 import { print, printJson } from '../output.js';
@@ -60,7 +59,8 @@ export async function listCommand(opts: { json?: boolean } & SourceFlags): Promi
   const listing = inGit ? listRalphWorktrees(root, worktreesDir(root)) : Promise.resolve([]);
   // A failure surfaces where it is awaited, not as an unhandled rejection meanwhile.
   listing.catch(() => undefined);
-  const names = await prdNames(root);
+  // Every PRD folder, ralph's and Chief's, those without a task file too (listed as invalid).
+  const names = await listPrdFolders(root, false);
   const read: Omit<ListedPrd, 'worktree'>[] = [];
   for (const name of names) read.push(await describe(root, name));
   const worktrees = await listing;
@@ -78,7 +78,7 @@ export async function listCommand(opts: { json?: boolean } & SourceFlags): Promi
     return ExitCode.Success;
   }
   if (rows.length === 0 && goals.length === 0) {
-    print('no PRDs in .ralph/prds (create one with `ralph new`, or see `ralph init`)');
+    print('no PRDs in .ralph/prds or .chief/prds (create one with `ralph new`, or see `ralph init`)');
   } else if (rows.length > 0) {
     const width = Math.max(...rows.map((r) => r.name.length));
     for (const r of rows) {
@@ -112,18 +112,6 @@ function orphanOf(root: string, w: RalphWorktree, names: readonly string[]): Orp
     (isValidPrdName(w.name) && existsSync(runPaths(root, w.name).state)) ||
     isGoalRun(root, w.name);
   return known ? [] : orphan('no PRD of that name');
-}
-
-async function prdNames(root: string): Promise<string[]> {
-  try {
-    const entries = await readdir(join(root, '.ralph', 'prds'), { withFileTypes: true });
-    return entries
-      .filter((e) => e.isDirectory())
-      .map((e) => e.name)
-      .sort();
-  } catch {
-    return [];
-  }
 }
 
 function worktreeOf(name: string, worktrees: readonly RalphWorktree[]): ListedPrd['worktree'] {

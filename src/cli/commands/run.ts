@@ -90,7 +90,13 @@ async function githubFollower(ctx: GithubTaskContext): Promise<EventFollower> {
     import('../../app/github-write-back.js'),
   ]);
   await prepareGithubRun(ctx);
-  return githubWriteBack({ api: ctx.github.api, run: ctx.target.name, failed: warnOnStderr });
+  return githubWriteBack({
+    api: ctx.github.api,
+    run: ctx.target.name,
+    runDir: ctx.target.runDir,
+    label: ctx.github.label,
+    failed: warnOnStderr,
+  });
 }
 
 /** `--worker` is one story's job: these flags make no sense with it. Checked before anything is touched. */

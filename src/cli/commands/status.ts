@@ -6,10 +6,13 @@ import { describeForecast, storiesLeft } from '../../core/forecast.js';
 import { mainEditsLine } from '../../core/main-edits-line.js';
 import { formatUsd } from '../../core/money.js';
 import { parkedNote } from '../../core/parked-note.js';
+import { inFlightOf, runPhase, stoppedUnexpectedly } from '../../core/run-phase.js';
 import { selectNextStory } from '../../core/select.js';
 import type { Story } from '../../core/types.js';
 import { visibleLine } from '../../core/visible-text.js';
 import { parallelActivity } from '../../parallel/activity.js';
+import { lastSession } from '../../state/event-log.js';
+import { runFiles } from '../../state/layout.js';
 import type { LockStatus } from '../../state/lock.js';
 import { locateProject } from '../../state/project-root.js';
 import { runForecast } from '../../state/run-forecast.js';
@@ -63,10 +66,14 @@ export async function statusCommand(
   const next = selection.kind === 'story' ? selection.story : null;
   const done = ctx.prd.stories.filter((s) => s.status === 'done').length;
   const forecast = runForecast(run, storiesLeft(ctx.prd.stories, {}, parked), Math.max(1, workers.length));
+  const phase = await phaseOf(ctx.target.runDir, run, lock, done === ctx.prd.stories.length && done > 0);
 
   if (opts.json) {
     printJson({
       name: ctx.target.name,
+      phase: phase.phase,
+      inFlight: phase.inFlight,
+      stoppedAt: phase.stoppedAt,
       format: ctx.prd.format,
       path: ctx.livePath,
       project: ctx.prd.project,
@@ -142,6 +149,9 @@ export async function statusCommand(
       `interrupted: the last run stopped during ${interrupted.storyId} attempt ${interrupted.attempt}; \`ralph run\` rolls it back and goes on`,
     );
   }
+  if (phase.phase === 'stopped-unexpectedly') out.push(stoppedUnexpectedly(phase.stoppedAt, phase.inFlight));
+  if (phase.phase === 'waiting')
+    out.push('waiting: the run waits out an outage or a limit before its next iteration');
   if (activity.verified.length > 0) {
     out.push(
       `verified, waiting to land: ${activity.verified.map((v) => `${v.id} (${v.branch})`).join(', ')}`,
@@ -231,4 +241,21 @@ function storyJson(s: Story, run: RunState | null, parked: ReadonlySet<string>) 
 
 function runJson(run: RunState) {
   return { iteration: run.iteration, current: run.current, totals: run.totals, stop: run.stop ?? null };
+}
+
+/** The run's phase in the page's words (core/run-phase.ts), with what a run that died had in flight and when. */
+async function phaseOf(runDir: string, run: RunState | null, lock: LockStatus, allDone: boolean) {
+  const session = await lastSession(runFiles(runDir).events);
+  const inFlight = inFlightOf(run);
+  const phase = runPhase({
+    live: lock.kind === 'held',
+    waiting: session.waiting,
+    inFlight,
+    sessionOpen: session.open,
+    allDone,
+    stopped: run?.stop !== undefined,
+    invalid: false,
+  });
+  const stoppedAt = phase === 'stopped-unexpectedly' ? (session.lastAt ?? run?.updatedAt ?? null) : null;
+  return { phase, inFlight: lock.kind === 'held' || stoppedAt !== null ? inFlight : [], stoppedAt };
 }

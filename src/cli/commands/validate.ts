@@ -1,6 +1,7 @@
 import { relative, sep } from 'node:path';
 import { wantsGithub } from '../../app/command-options.js';
 import { showIssue } from '../../app/show-issue.js';
+import { type CriteriaCount, countCriteria, criteriaNote } from '../../core/criteria-count.js';
 import { ExitCode, UsageError } from '../../core/errors.js';
 import { checkStoryQuality, type PreviousStory } from '../../core/story-quality.js';
 import type { ValidationIssue } from '../../core/validation-issue.js';
@@ -51,6 +52,7 @@ export async function validateCommand(
       file: shown,
       format,
       stories: prd ? prd.stories.length : null,
+      ...(prd ? criteriaJson(countCriteria(prd.stories)) : {}),
       errors: Math.max(taskErrors, result.ok ? 0 : 1),
       warnings: taskIssues.length - taskErrors,
       issues: taskIssues.map((issue) => jsonIssue(issue, cwd)),
@@ -73,10 +75,17 @@ export async function validateCommand(
   } else {
     const warnings = taskIssues.length;
     print(`${shown}: valid, ${read}${warnings ? `, ${plural(warnings, 'warning')}` : ''}`);
+    const note = prd ? criteriaNote(countCriteria(prd.stories)) : undefined;
+    if (note) print(`  ${note}`);
   }
   if (configErrors > 0) printError(`ralph: ${showPath(config.file, cwd)}: ${plural(configErrors, 'error')}`);
   return exitCode;
 }
+
+const criteriaJson = (count: CriteriaCount) => ({
+  criteria: count.criteria,
+  chiefCriteria: count.criteria + count.nestedBoxes,
+});
 
 interface Read {
   result: ReadResult;

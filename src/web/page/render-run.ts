@@ -12,10 +12,11 @@ export const MARKS: Record<ItemState, string> = {
 
 const PHASES: Record<RunPhase, string> = {
   running: 'running',
+  waiting: 'waiting',
   idle: 'idle',
-  complete: 'complete',
-  stopped: 'stopped',
-  interrupted: 'interrupted',
+  complete: 'finished: complete',
+  stopped: 'finished: stopped',
+  'stopped-unexpectedly': 'stopped unexpectedly',
   'needs-human': 'needs a person',
   invalid: 'cannot be read',
 };
