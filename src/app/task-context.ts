@@ -3,9 +3,13 @@ import { join, relative } from 'node:path';
 import { InvalidInputError } from '../core/errors.js';
 import type { Prd } from '../core/types.js';
 import type { ValidationIssue } from '../core/validation-issue.js';
+import { git } from '../git/git.js';
+import { mainCopyIsNews } from '../git/known-version.js';
 import type { PullRequestHost } from '../run/on-complete.js';
 import { readPrd } from '../sources/load-task-source.js';
-import type { TaskSource } from '../sources/task-source.js';
+import { type MainEdits, mainEditsOf, withRunStatuses } from '../sources/main-edits.js';
+import type { ReadResult, TaskSource } from '../sources/task-source.js';
+import { worktreeDir } from '../state/layout.js';
 import { findProjectRoot } from '../state/project-root.js';
 import { type ResolvedTarget, resolveTarget } from '../state/resolve-target.js';
 
@@ -68,4 +72,47 @@ export function workspaceTarget(ctx: TaskContext) {
     runDir: ctx.target.runDir,
     ...(ctx.source ? { source: ctx.source } : {}),
   };
+}
+
+/** The PRD as the next run will read it, and the main checkout's edits it will take to get there. */
+export interface NextRunReading {
+  prd: Prd;
+  /** Stories edited in the main checkout that the run's copy does not have yet; null when there are none. */
+  mainEdits: MainEdits | null;
+}
+
+/**
+ * A worktree run reads its own copy of the task file, and takes the main
+ * checkout's edits into it when it starts (workspace.ts, takeMainEdits). A
+ * read-only command shows what that run will read: the main checkout's
+ * stories with the run's statuses, reading both files and writing nothing.
+ * A main copy that does not read is left to `ralph validate` and the run
+ * (which refuses it with its line): the run's copy is shown as it is.
+ */
+export async function nextRunReading(
+  root: string,
+  target: ResolvedTarget,
+  livePath: string,
+  live: Prd,
+): Promise<NextRunReading> {
+  const asItIs = { prd: live, mainEdits: null };
+  if (livePath === target.taskPath) return asItIs;
+  const worktree = worktreeDir(root, target.name);
+  const news = await git(['rev-parse', 'HEAD'], { cwd: worktree })
+    .then((head) => mainCopyIsNews(root, head, target.taskPath, livePath))
+    .catch(() => false);
+  if (!news) return asItIs;
+  const main = await readPrd(target.taskPath);
+  if (!main.ok) return asItIs;
+  const mainEdits = mainEditsOf(main.prd, live);
+  const edited = mainEdits.added.length + mainEdits.changed.length + mainEdits.removed.length;
+  return { prd: withRunStatuses(main.prd, live), mainEdits: edited > 0 ? mainEdits : null };
+}
+
+/** A target's task file as the next run will read it (see `nextRunReading`), for list-like views. */
+export async function readForNextRun(root: string, target: ResolvedTarget): Promise<ReadResult> {
+  const livePath = liveTaskPath(root, target);
+  const read = await readPrd(livePath);
+  if (!read.ok) return read;
+  return { ...read, prd: (await nextRunReading(root, target, livePath, read.prd)).prd };
 }

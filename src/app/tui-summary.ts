@@ -6,7 +6,6 @@ import { waitingStories } from '../core/questions.js';
 import { remainingStories } from '../core/select.js';
 import { agentTimeLimits } from '../run/run-limits.js';
 import { sandboxOf } from '../sandbox/run-sandbox.js';
-import { readPrd } from '../sources/load-task-source.js';
 import type { Config } from '../state/config.js';
 import { prdsDir, worktreeDir } from '../state/layout.js';
 import { inspectLock } from '../state/lock.js';
@@ -17,7 +16,7 @@ import { parkedIn, runForecast } from '../state/run-forecast.js';
 import { readRunState } from '../state/run-state.js';
 import type { PrdSummary, StorySummary } from '../ui/tui/session.js';
 import type { RunOptions } from './command-options.js';
-import { liveTaskPath } from './task-context.js';
+import { liveTaskPath, readForNextRun } from './task-context.js';
 
 export interface SummaryContext {
   root: string;
@@ -32,7 +31,7 @@ export async function readPrdSummary(target: ResolvedTarget, ctx: SummaryContext
   const { root, config, opts } = ctx;
   const name = target.name;
   const live = liveTaskPath(root, target);
-  const read = await readPrd(live);
+  const read = await readForNextRun(root, target);
   const run = await readRunState(join(target.runDir, 'state.json')).catch(() => null);
   const progress = await readProgress(
     live === target.taskPath ? target.progressPath : join(live, '..', 'progress.md'),

@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { git, runGit } from './git.js';
 import { canonicalPath } from './worktree.js';
@@ -36,3 +38,22 @@ export async function onBranchAsIs(cwd: string, ref: string, absolutePath: strin
   const rel = path.relative(top, canonicalPath(absolutePath)).split(path.sep).join('/');
   return (await versionsOnBranch(cwd, ref, rel)).has(await blobOfFile(cwd, absolutePath));
 }
+
+/**
+ * Whether the main checkout's copy of a task file holds edits `ref` has not
+ * seen: both files exist, they differ, and the main copy is no version
+ * `ref`'s history committed (neither the copy the branch took nor one merged
+ * back). Such edits are what the next run takes into its own copy.
+ */
+export async function mainCopyIsNews(
+  root: string,
+  ref: string,
+  mainFile: string,
+  liveFile: string,
+): Promise<boolean> {
+  if (mainFile === liveFile || !isFile(mainFile) || !isFile(liveFile)) return false;
+  if ((await readFile(mainFile)).equals(await readFile(liveFile))) return false;
+  return !(await onBranchAsIs(root, ref, mainFile));
+}
+
+const isFile = (file: string): boolean => statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;

@@ -30,6 +30,8 @@ import { runWorkerLane } from './worker-lane.js';
 export class Schedule {
   /** Attempts started this session that count (rate-limited and interrupted ones are given back). */
   private attempts = 0;
+  /** Attempts started this session, counted or given back: each takes an iteration number. */
+  private started = 0;
   private readonly lanes = new Map<number, Promise<void>>();
   private landing: Promise<void> | null = null;
   private readonly landedThisRun = new Set<string>();
@@ -45,6 +47,8 @@ export class Schedule {
     private readonly agents: AgentRotation,
     private readonly hooks: HookRunner,
     private readonly maxIterations: () => number,
+    /** The iteration number this session starts after: `iteration N/last` numbers go on from it. */
+    private readonly iterationsBefore: number,
   ) {
     const { ctx } = run;
     this.holds = new StartHolds(agents, [ctx.stopSignal, ctx.killSignal], options.abortAll);
@@ -99,7 +103,14 @@ export class Schedule {
       },
       meanwhile: (work) => schedule?.chore(work),
     };
-    schedule = new Schedule(run, options, agents, hooks, iterationLimit(ctx, limits));
+    schedule = new Schedule(
+      run,
+      options,
+      agents,
+      hooks,
+      iterationLimit(ctx, limits),
+      store.current.iteration,
+    );
     return schedule;
   }
 
@@ -216,10 +227,14 @@ export class Schedule {
     const story = run.prd.stories.find((s) => s.id === storyId);
     if (!story) return;
     this.attempts++;
+    this.started++;
     run.busy.add(story.id);
     const worker = firstFree(this.lanes, run.workers);
     const agent = this.agents.current();
-    const lastIteration = run.store.current.iteration + 1 + this.maxIterations() - this.attempts;
+    // As the run started announced it, on every lane alike (lanes take their numbers as they start, so
+    // the numbers taken so far cannot tell): this session's limit after the numbers before it, plus one
+    // for each attempt given back (it took a number without counting).
+    const lastIteration = this.iterationsBefore + this.maxIterations() + (this.started - this.attempts);
     const lane = runWorkerLane(run, worker, story, agent, lastIteration).then((result) => {
       const emit = run.laneEmit(worker, story.id);
       if (result.kind === 'rate-limited' || result.kind === 'aborted' || result.kind === 'outside')

@@ -1,5 +1,5 @@
-import { existsSync, statSync } from 'node:fs';
-import { cp, readdir, readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { cp, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { ExitCode, RalphError, UsageError } from '../core/errors.js';
 import type { Prd } from '../core/types.js';
@@ -15,7 +15,7 @@ import {
 import { ignoreLocally } from '../git/exclude.js';
 import { fileAtRevision } from '../git/file-at-revision.js';
 import { commitPaths, currentBranch, headSha, statusPorcelain, validateBranchName } from '../git/index.js';
-import { onBranchAsIs } from '../git/known-version.js';
+import { mainCopyIsNews } from '../git/known-version.js';
 import { addWorktree, findWorktree, listWorktrees, pruneWorktrees } from '../git/worktree.js';
 import { openTaskSource } from '../sources/load-task-source.js';
 import { takeMainEdits } from '../sources/main-edits.js';
@@ -323,10 +323,9 @@ function scaffolding(root: string): string[] {
  */
 async function bringMainEdits(options: PlaceOptions, live: (file: string) => string, branch: string) {
   const from = options.taskFile;
-  if (from === undefined || !isFile(from)) return;
+  if (from === undefined) return;
   const to = live(from);
-  if (from === to || !isFile(to) || (await readFile(from)).equals(await readFile(to))) return;
-  if (await onBranchAsIs(options.root, `refs/heads/${branch}`, from)) return;
+  if (!(await mainCopyIsNews(options.root, `refs/heads/${branch}`, from, to))) return;
   const edits = await takeMainEdits(from, to);
   if (edits === null) return;
   const cwd = worktreeDir(options.root, options.name);
@@ -349,8 +348,6 @@ async function tellUncommittedLeftOut(root: string, emit: PlaceOptions['emit']):
   const files = (await statusPorcelain(root)).map((e) => e.path).filter((p) => !p.startsWith('.ralph/'));
   if (files.length > 0) emit({ type: 'uncommitted-left-out', files });
 }
-
-const isFile = (file: string): boolean => statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;
 
 async function bringTaskFiles(
   options: PlaceOptions,

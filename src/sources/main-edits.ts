@@ -5,7 +5,7 @@
  * are brought in here: the user's text, with the run's statuses.
  */
 import { copyFile } from 'node:fs/promises';
-import type { Story } from '../core/types.js';
+import type { Prd, Story } from '../core/types.js';
 import { openTaskSource } from './load-task-source.js';
 import { invalidTaskFile } from './source-errors.js';
 
@@ -24,12 +24,39 @@ function definition(story: Story): string {
   return JSON.stringify({ title, description, acceptanceCriteria, priority, dependsOn, notes: notes ?? '' });
 }
 
+/** The stories the main checkout added, changed and removed against the run's copy. */
+export function mainEditsOf(main: Prd, live: Prd): MainEdits {
+  const before = new Map(live.stories.map((s) => [s.id, s]));
+  const after = new Set(main.stories.map((s) => s.id));
+  return {
+    added: main.stories.filter((s) => !before.has(s.id)).map((s) => s.id),
+    changed: main.stories
+      .filter((s) => {
+        const was = before.get(s.id);
+        return was !== undefined && definition(was) !== definition(s);
+      })
+      .map((s) => s.id),
+    removed: live.stories.filter((s) => !after.has(s.id)).map((s) => s.id),
+  };
+}
+
+/**
+ * The PRD a run reads once it has taken the main checkout's edits: the main
+ * checkout's stories, each one the run already knew at the run's status.
+ * Read-only commands show this reading before the run has taken them.
+ */
+export function withRunStatuses(main: Prd, live: Prd): Prd {
+  const status = new Map(live.stories.map((s) => [s.id, s.status]));
+  return { ...main, stories: main.stories.map((s) => ({ ...s, status: status.get(s.id) ?? s.status })) };
+}
+
 /**
  * Replaces the live task file with the main checkout's copy, then sets every
- * story the run already knew back to the status the run gave it. Throws the
- * file's own errors (file:line:column) when the main checkout's copy does not
- * parse, touching nothing; returns null when the live copy does not parse
- * (the run reports that one itself).
+ * story the run already knew back to the status the run gave it (the file
+ * then reads as `withRunStatuses`). Throws the file's own errors
+ * (file:line:column) when the main checkout's copy does not parse, touching
+ * nothing; returns null when the live copy does not parse (the run reports
+ * that one itself).
  */
 export async function takeMainEdits(mainFile: string, liveFile: string): Promise<MainEdits | null> {
   const main = await openTaskSource(mainFile).read();
@@ -37,22 +64,11 @@ export async function takeMainEdits(mainFile: string, liveFile: string): Promise
   const liveSource = openTaskSource(liveFile);
   const live = await liveSource.read();
   if (!live.ok) return null;
-  const before = new Map(live.prd.stories.map((s) => [s.id, s]));
-  const after = new Set(main.prd.stories.map((s) => s.id));
-  const edits: MainEdits = {
-    added: main.prd.stories.filter((s) => !before.has(s.id)).map((s) => s.id),
-    changed: main.prd.stories
-      .filter((s) => {
-        const was = before.get(s.id);
-        return was !== undefined && definition(was) !== definition(s);
-      })
-      .map((s) => s.id),
-    removed: live.prd.stories.filter((s) => !after.has(s.id)).map((s) => s.id),
-  };
+  const edits = mainEditsOf(main.prd, live.prd);
+  const merged = withRunStatuses(main.prd, live.prd);
   await copyFile(mainFile, liveFile);
-  for (const story of main.prd.stories) {
-    const status = before.get(story.id)?.status;
-    if (status !== undefined && status !== story.status) await liveSource.setStatus(story.id, status);
+  for (const [i, story] of merged.stories.entries()) {
+    if (story.status !== main.prd.stories[i]?.status) await liveSource.setStatus(story.id, story.status);
   }
   return edits;
 }

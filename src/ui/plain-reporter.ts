@@ -1,5 +1,6 @@
 import type { AgentEvent, RetryEvent } from '../agents/agent-event.js';
 import { describeForecast } from '../core/forecast.js';
+import { describeMainEdits } from '../core/main-edits-line.js';
 import { formatUsd as money } from '../core/money.js';
 import { visibleLine, visibleText } from '../core/visible-text.js';
 import type { EventOf, RunEvent } from '../events/run-event.js';
@@ -175,7 +176,7 @@ export function describeEvent(event: RunEvent, verbose: boolean): string | null 
     case 'task-file-copied':
       return `  committed the task file in the worktree (${event.commit.slice(0, 7)})`;
     case 'task-file-updated':
-      return `  took the main checkout's edits to the task file (${mainEditsText(event)}; statuses as the run left them) (${event.commit.slice(0, 7)})`;
+      return `  took the main checkout's edits to the task file (${describeMainEdits(event)}; statuses as the run left them) (${event.commit.slice(0, 7)})`;
     case 'uncommitted-left-out':
       return `  note: the worktree starts from the last commit; ${event.files.length} uncommitted change${event.files.length === 1 ? '' : 's'} in the main checkout ${event.files.length === 1 ? 'is' : 'are'} not in it (${listSome(event.files)}); commit them first for the agent to see them`;
     case 'setup-started':
@@ -225,16 +226,6 @@ const GATE_LINES = 5;
 function lastLines(text: string, count: number): string {
   const lines = text.split('\n');
   return lines.length <= count ? text : `…\n${lines.slice(-count).join('\n')}`;
-}
-
-/** "added US-006; changed US-002". */
-function mainEditsText(event: EventOf<'task-file-updated'>): string {
-  const parts = [
-    event.added.length > 0 ? `added ${event.added.join(', ')}` : '',
-    event.changed.length > 0 ? `changed ${event.changed.join(', ')}` : '',
-    event.removed.length > 0 ? `removed ${event.removed.join(', ')}` : '',
-  ].filter((p) => p !== '');
-  return parts.length > 0 ? parts.join('; ') : 'no story changed';
 }
 
 /** The first few of a list of paths, and how many more. */

@@ -6,12 +6,11 @@
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { liveTaskPath } from '../app/task-context.js';
+import { liveTaskPath, readForNextRun } from '../app/task-context.js';
 import { formatIssue } from '../core/validation-issue.js';
 import { isGoalRun, listGoalRuns } from '../goal/goal-runs.js';
 import { summarizeGoalRun } from '../goal/goal-summary.js';
 import { goalRunFiles, readGoalProgress } from '../goal/progress-file.js';
-import { readPrd } from '../sources/load-task-source.js';
 import { isValidPrdName, runFiles, runsDir } from '../state/layout.js';
 import { inspectLock, type LockStatus } from '../state/lock.js';
 import { listPrdNames, type ResolvedTarget, resolveTarget } from '../state/resolve-target.js';
@@ -94,7 +93,7 @@ export async function readRunView(root: string, ref: RunRef, activity: RunActivi
     (state) => ({ state, error: null }),
     (error: unknown) => ({ state: null, error: messageOf(error) }),
   );
-  const read = await readPrd(liveTaskPath(root, ref.target)).catch((error: unknown) => ({
+  const read = await readForNextRun(root, ref.target).catch((error: unknown) => ({
     ok: false as const,
     issues: [{ file: ref.target.taskPath, message: messageOf(error), severity: 'error' as const }],
   }));

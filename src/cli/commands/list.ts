@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { wantsGithub } from '../../app/command-options.js';
-import { liveTaskPath } from '../../app/task-context.js';
+import { readForNextRun } from '../../app/task-context.js';
 import { ExitCode } from '../../core/errors.js';
 import type { GoalMode } from '../../core/goal-types.js';
 import type { Prd } from '../../core/types.js';
@@ -9,7 +9,6 @@ import { visibleLine } from '../../core/visible-text.js';
 import { listRalphWorktrees, type RalphWorktree } from '../../git/ralph-worktrees.js';
 import { isGoalRun, listGoalRuns } from '../../goal/goal-runs.js';
 import type { GoalRunState } from '../../goal/goal-summary.js';
-import { readPrd } from '../../sources/load-task-source.js';
 import { isValidPrdName, runDir, runPaths, worktreesDir } from '../../state/layout.js';
 import { locateProject } from '../../state/project-root.js';
 import { listPrdFolders, resolveTarget } from '../../state/resolve-target.js';
@@ -123,7 +122,7 @@ function worktreeOf(name: string, worktrees: readonly RalphWorktree[]): ListedPr
 async function describe(root: string, name: string): Promise<Omit<ListedPrd, 'worktree'>> {
   try {
     const target = await resolveTarget(root, name);
-    const result = await readPrd(liveTaskPath(root, target));
+    const result = await readForNextRun(root, target);
     if (!result.ok) {
       return { kind: 'prd', name, title: null, done: 0, total: 0, errors: result.issues.length };
     }

@@ -1,7 +1,9 @@
 import { relative } from 'node:path';
 import { readRunStatus, type StatusQuestion } from '../../app/run-status.js';
+import { nextRunReading } from '../../app/task-context.js';
 import { ExitCode } from '../../core/errors.js';
 import { describeForecast } from '../../core/forecast.js';
+import { mainEditsLine } from '../../core/main-edits-line.js';
 import { formatUsd } from '../../core/money.js';
 import { parkedNote } from '../../core/parked-note.js';
 import { stoppedUnexpectedly } from '../../core/run-phase.js';
@@ -22,7 +24,12 @@ export async function statusCommand(
   const { root, inGit } = await locateProject(process.cwd());
   const goal = opts.source === undefined ? await findGoalRun(target, process.cwd(), root) : null;
   if (goal) return (await import('./goal-status.js')).goalStatusCommand(goal, opts);
-  const ctx = await openCommandTarget(target, opts, { knownRoot: root });
+  const opened = await openCommandTarget(target, opts, { knownRoot: root });
+  // What the next run reads: the main checkout's stories with the run's statuses.
+  const { prd, mainEdits } = opened.source
+    ? { prd: opened.prd, mainEdits: null }
+    : await nextRunReading(root, opened.target, opened.livePath, opened.prd);
+  const ctx = { ...opened, prd };
   const status = await readRunStatus(ctx, inGit);
   const { run, running, interrupted, workers, cutShort, sandbox, parked, next, done, forecast, phase } =
     status;
@@ -40,6 +47,7 @@ export async function statusCommand(
       project: ctx.prd.project,
       done,
       total: ctx.prd.stories.length,
+      mainEdits,
       stories: ctx.prd.stories.map((s) => ({
         ...storyJson(s, run, parked),
         waiting: s.status !== 'done' && asked.waiting.has(s.id),
@@ -61,6 +69,7 @@ export async function statusCommand(
   // One write for the whole listing: a line at a time, a PRD of thousands of stories took longer to print than to read.
   const out: string[] = [];
   out.push(`${ctx.target.name}: ${visibleLine(ctx.prd.project)} (${shown})`);
+  if (mainEdits) out.push(mainEditsLine(mainEdits, relative(process.cwd(), ctx.target.taskPath)));
   for (const s of ctx.prd.stories) {
     const attempts = run?.stories[s.id]?.attempts;
     if (running?.storyId === s.id) {
