@@ -3,16 +3,19 @@
  * changed since it began (its commits, then what is not committed yet), so
  * an agent that has committed but not been judged still shows its work.
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
+import { runGit } from '../git/git.js';
 
-const execFileAsync = promisify(execFile);
-
-/** Git's output, or its error message as the text to show. */
+/**
+ * Git's output, or its error message as the text to show. Through `runGit`, as
+ * all of ralph's git: the checkout is the agent's, so its hooks, fsmonitor,
+ * diff drivers and a re-pointed git directory are never honoured here either.
+ */
 export async function git(cwd: string, args: string[]): Promise<string> {
   try {
-    const { stdout } = await execFileAsync('git', args, { cwd, maxBuffer: 32 * 1024 * 1024 });
-    return stdout;
+    const result = await runGit(args, { cwd, allowFailure: true });
+    return result.exitCode === 0
+      ? result.stdout
+      : result.stderr || `git ${args[0]} failed (exit ${result.exitCode})`;
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
   }
