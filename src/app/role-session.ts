@@ -62,12 +62,13 @@ async function openRoleIn(
   held: { lock: LockHandle; signals: StopSignals },
 ): Promise<Role> {
   const { lock, signals } = held;
-  const agent =
+  // The worker's agent (its `--version` checked inside the box), and the gates and hooks of every role.
+  const wrapFor = (agents: AgentSetup[]) =>
+    runSandbox(opts, config, { root: ctx.root, runDir: ctx.target.runDir, agents });
+  const { agent, wrap } =
     session.agent === 'required'
-      ? await setUpRunAgent(config, opts, session.emit)
-      : await anyAgent(config, opts);
-  // The worker's agent, and the gates and hooks of every role.
-  const wrap = runSandbox(opts, config, { root: ctx.root, runDir: ctx.target.runDir, agents: [agent] });
+      ? await setUpRunAgent(config, opts, session.emit, { wrapFor, cwd: ctx.root })
+      : await anyAgent(config, opts).then((any) => ({ agent: any, wrap: wrapFor([any]) }));
   const prdBranch = await resolveWorkBranch(ctx.root, {
     name: ctx.target.name,
     prd: ctx.prd,

@@ -1,5 +1,5 @@
 import type { AgentSetup } from '../agents/adapter.js';
-import { type AgentChoice, checkAgent, resolveAgent, setUpAgent } from '../agents/agent-setup.js';
+import { type AgentChoice, checkAgent, resolveAgent } from '../agents/agent-setup.js';
 import { checkFallbackAgents, resolveFallbackAgents } from '../agents/fallback-agents.js';
 import type { CommandWrapper } from '../agents/spawn-command.js';
 import { AgentUnusableError } from '../core/errors.js';
@@ -35,17 +35,23 @@ export async function setUpRunAgents(
 }
 
 /**
- * The agent of a command whose run's sinks are open. One that cannot start
- * or log in here is said as `agent-unusable` (in events.jsonl, to webhooks
- * and the TUI, as when an attempt finds it) before the error stops the
- * command with exit 4.
+ * The one agent of a role job (no fallbacks), whose run's sinks are open: its
+ * `--version` runs inside the run's sandbox when it has one, as it will. One
+ * that cannot start or log in here is said as `agent-unusable` (in
+ * events.jsonl, to webhooks and the TUI, as when an attempt finds it) before
+ * the error stops the command with exit 4.
  */
 export async function setUpRunAgent(
   config: Config,
   choice: AgentChoice,
   emit: RunEventSink,
-): Promise<AgentSetup> {
-  return saidUnusable(emit, () => setUpAgent(config, choice));
+  sandbox: { wrapFor: (agents: AgentSetup[]) => CommandWrapper | undefined; cwd: string },
+): Promise<{ agent: AgentSetup; wrap?: CommandWrapper }> {
+  const primary = await saidUnusable(emit, () => resolveAgent(config, choice));
+  const wrap = sandbox.wrapFor([primary]);
+  const box = wrap ? { wrap, cwd: sandbox.cwd } : undefined;
+  const agent = await saidUnusable(emit, () => checkAgent(primary, box));
+  return { agent, ...(wrap ? { wrap } : {}) };
 }
 
 async function saidUnusable(emit: RunEventSink, setUp: () => Promise<AgentSetup>): Promise<AgentSetup> {
