@@ -12,6 +12,7 @@ import type { AttemptEvent } from '../../src/attempt/attempt-request.js';
 import { rollBackAttempt } from '../../src/attempt/rollback.js';
 import { runAttempt } from '../../src/attempt/run-attempt.js';
 import { goalShape } from '../../src/core/goal-shape.js';
+import { STORY_BRANCH_PREFIX } from '../../src/core/story-ref.js';
 import { storyShape } from '../../src/core/story-shape.js';
 import { type AnthropicServer, startAnthropicServer } from '../support/anthropic-server.js';
 import { type ClaudeTestEnv, createClaudeEnv } from '../support/claude-env.js';
@@ -92,8 +93,10 @@ describe('the attempt kernel', () => {
     const { repo, agent, logs } = await setUp(plan.script);
     const head = await repo.head();
     const trees = join(logs, 'trees');
-    await repo.git('worktree', 'add', '-q', '-b', 'a', join(trees, 'a'));
-    await repo.git('worktree', 'add', '-q', '-b', 'b', join(trees, 'b'));
+    // Story branches, as a parallel run names them: the only branches besides its own an attempt may see
+    // move (the other attempt's), where any other moved ref is put back.
+    await repo.git('worktree', 'add', '-q', '-b', `${STORY_BRANCH_PREFIX}/a`, join(trees, 'a'));
+    await repo.git('worktree', 'add', '-q', '-b', `${STORY_BRANCH_PREFIX}/b`, join(trees, 'b'));
     // Each gate passes only in its own worktree: the other story's file is not there.
     const story = (id: string, title: string, file: string, other: string) =>
       request(
