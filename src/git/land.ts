@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { git, runGit } from './git.js';
-import { noteOwnRefMove } from './refs-guard.js';
+import { movingOwnRef, noteOwnRefMove } from './refs-guard.js';
 import { restoreTo } from './reset.js';
 
 /**
@@ -32,13 +32,13 @@ export async function compareAndSwapBranch(
   from: string,
   message: string,
 ): Promise<boolean> {
-  const result = await runGit(['update-ref', '-m', message, `refs/heads/${branch}`, to, from], {
-    cwd,
-    allowFailure: true,
-  });
+  const ref = `refs/heads/${branch}`;
   // Agents running meanwhile may not move it; this move is ralph's own (see refs-guard.ts).
-  if (result.exitCode === 0) noteOwnRefMove(`refs/heads/${branch}`, to);
-  return result.exitCode === 0;
+  return movingOwnRef(ref, async () => {
+    const result = await runGit(['update-ref', '-m', message, ref, to, from], { cwd, allowFailure: true });
+    if (result.exitCode === 0) noteOwnRefMove(ref, to);
+    return result.exitCode === 0;
+  });
 }
 
 /** Ends a rebase or cherry-pick a killed run left half done, if any. */

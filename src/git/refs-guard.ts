@@ -38,6 +38,40 @@ export function noteOwnRefMove(ref: string, sha: string): void {
   held.set(ref, sha);
 }
 
+/**
+ * Refs ralph is moving itself right now. git moves the ref before ralph hears
+ * back, so between the two an attempt's check would see a move that is not yet
+ * held and put the branch back under the landing: it leaves these alone.
+ */
+const moving = new Map<string, number>();
+
+/** Runs `move` (which moves `ref` and records where, with `noteOwnRefMove`) as ralph's own move. */
+export async function movingOwnRef<T>(ref: string, move: () => Promise<T>): Promise<T> {
+  moving.set(ref, (moving.get(ref) ?? 0) + 1);
+  try {
+    return await move();
+  } finally {
+    const left = (moving.get(ref) ?? 1) - 1;
+    if (left > 0) moving.set(ref, left);
+    else moving.delete(ref);
+  }
+}
+
+/**
+ * Runs `work`, which moves the branch `cwd` has checked out (a hook's commit, a
+ * fast-forward), as ralph's own move when the branch is held; then holds it there.
+ */
+export async function movingOwnBranch<T>(cwd: string, work: () => Promise<T>): Promise<T> {
+  if (held.size === 0) return work();
+  const ref = await git(['symbolic-ref', '--quiet', 'HEAD'], { cwd, allowFailure: true });
+  if (ref === '' || !held.has(ref)) return work();
+  return movingOwnRef(ref, async () => {
+    const result = await work();
+    await holdOwnRef(cwd, ref);
+    return result;
+  });
+}
+
 export async function snapshotRefs(cwd: string): Promise<RefSnapshot> {
   const out = await git(['for-each-ref', '--format=%(HEAD)%00%(refname)%00%(objectname)'], { cwd });
   const refs = new Map<string, string>();
@@ -65,7 +99,7 @@ export async function restoreForeignRefs(cwd: string, before: RefSnapshot): Prom
   const names = new Set([...before.refs.keys(), ...after.refs.keys()]);
   const restored: RefRestored[] = [];
   for (const ref of names) {
-    if (mayMove(ref, before.own)) continue;
+    if (mayMove(ref, before.own) || moving.has(ref)) continue;
     const was = after.refs.get(ref) ?? null;
     const rightful = held.get(ref) ?? before.refs.get(ref) ?? null;
     if (was === rightful) continue;
@@ -83,13 +117,6 @@ export async function restoreForeignRefs(cwd: string, before: RefSnapshot): Prom
 export async function holdOwnRef(cwd: string, ref: string): Promise<void> {
   const sha = await git(['rev-parse', '--verify', '--quiet', ref], { cwd, allowFailure: true });
   if (sha !== '') held.set(ref, sha);
-}
-
-/** After ralph moved the branch `cwd` has checked out itself (a hook's work landed): a held branch follows. */
-export async function noteOwnBranchMove(cwd: string): Promise<void> {
-  if (held.size === 0) return;
-  const ref = await git(['symbolic-ref', '--quiet', 'HEAD'], { cwd, allowFailure: true });
-  if (ref !== '' && held.has(ref)) await holdOwnRef(cwd, ref);
 }
 
 /** Where ralph last put `ref` itself, if it moved it this run. */

@@ -76,7 +76,7 @@ async function reclaimPrdBranch(cwd: string, prdBranch: string, undone: (what: s
 export async function landStory(request: LandRequest): Promise<LandResult> {
   const { ctx, story, verdict, emit, prdBranch } = request;
   const cwd = ctx.cwd;
-  await refuseForeignChanges(ctx);
+  await refuseForeignChanges(ctx, prdBranch);
   for (;;) {
     const tipBefore = await reclaimPrdBranch(cwd, prdBranch, (what) =>
       emit({ type: 'attempt-undone', iteration: request.iteration, storyId: story.id, what }),
@@ -177,15 +177,19 @@ export function integrationFailed(
 /**
  * The merge queue resets the PRD checkout, so it must not hold uncommitted
  * edits of tracked files (untracked files are cleaned away, as by any
- * rollback).
+ * rollback). Compared with where the queue last put the PRD branch: an agent
+ * running meanwhile that moves the branch (put back after its attempt) makes
+ * the checkout look changed against HEAD without a byte in it changing.
  */
-async function refuseForeignChanges(ctx: RunContext): Promise<void> {
-  const foreign = (await statusPorcelain(ctx.cwd)).filter((e) => e.code !== '??');
+async function refuseForeignChanges(ctx: RunContext, prdBranch: string): Promise<void> {
+  let foreign = (await statusPorcelain(ctx.cwd)).filter((e) => e.code !== '??').map((e) => e.path);
+  const held = heldRef(`refs/heads/${prdBranch}`);
+  if (foreign.length > 0 && held !== undefined)
+    foreign = (await git(['diff', '--name-only', held, '--'], { cwd: ctx.cwd })).split('\n').filter(Boolean);
   if (foreign.length > 0) {
     throw new Error(
       `the PRD checkout ${ctx.cwd} has uncommitted changes (${foreign
         .slice(0, 5)
-        .map((e) => e.path)
         .join(', ')}); stories are landed there, so it must stay clean while a parallel run lasts`,
     );
   }

@@ -20,7 +20,7 @@ import {
   runGit,
   statusPorcelain,
 } from '../git/index.js';
-import { noteOwnBranchMove } from '../git/refs-guard.js';
+import { movingOwnBranch } from '../git/refs-guard.js';
 import { addDetachedWorktree, pruneWorktrees, removeWorktree } from '../git/worktree.js';
 
 export const HOOK_REF_PREFIX = 'refs/ralph/hooks/';
@@ -40,9 +40,8 @@ export async function commitHookChanges(cwd: string, since: string, message: str
   const paths = (await statusPorcelain(cwd))
     .flatMap((e) => (e.from ? [e.path, e.from] : [e.path]))
     .filter((p) => !isTemporaryFile(p));
-  if (paths.length > 0) await commitPaths(cwd, paths, message);
   // A hook's work is the run's own: where it left a branch the merge queue holds is where it belongs.
-  await noteOwnBranchMove(cwd);
+  if (paths.length > 0) await movingOwnBranch(cwd, () => commitPaths(cwd, paths, message));
   return commitsSince(cwd, since);
 }
 
@@ -85,19 +84,20 @@ export async function landHookCheckout(
     if (tip === undefined) return { kind: 'landed', commits: [] };
     const head = await headSha(cwd);
     if (head === checkout.base) {
-      await git(['merge', '--ff-only', '--quiet', tip], { cwd });
-      await noteOwnBranchMove(cwd);
+      await movingOwnBranch(cwd, () => git(['merge', '--ff-only', '--quiet', tip], { cwd }));
       return { kind: 'landed', commits: made };
     }
-    const picked = await runGit(['cherry-pick', '--keep-redundant-commits', `${checkout.base}..${tip}`], {
-      cwd,
-      allowFailure: true,
+    // Aborted inside the move: the branch is held where the abort leaves it, never at a half-picked commit.
+    const picked = await movingOwnBranch(cwd, async () => {
+      const range = `${checkout.base}..${tip}`;
+      const result = await runGit(['cherry-pick', '--keep-redundant-commits', range], {
+        cwd,
+        allowFailure: true,
+      });
+      if (result.exitCode !== 0) await runGit(['cherry-pick', '--abort'], { cwd, allowFailure: true });
+      return result;
     });
-    if (picked.exitCode === 0) {
-      await noteOwnBranchMove(cwd);
-      return { kind: 'landed', commits: await commitsSince(cwd, head) };
-    }
-    await runGit(['cherry-pick', '--abort'], { cwd, allowFailure: true });
+    if (picked.exitCode === 0) return { kind: 'landed', commits: await commitsSince(cwd, head) };
     await git(['update-ref', ref, tip], { cwd });
     const why = picked.stderr.trim().split('\n')[0] ?? '';
     return { kind: 'kept', ref, reason: `its changes conflict with the branch${why ? ` (${why})` : ''}` };
