@@ -9,7 +9,13 @@ import { waitForAnswer } from '../run/answer-wait.js';
 import type { HookRunner } from '../run/hooks.js';
 import { runAgentRotation } from '../run/outside-response.js';
 import { readTaskFile } from '../run/read-task-file.js';
-import { announceFinish, announceRun, createRunHooks, iterationLimit } from '../run/run-bounds.js';
+import {
+  announceFinish,
+  announceRun,
+  createRunHooks,
+  decisionLimits,
+  iterationLimit,
+} from '../run/run-bounds.js';
 import type { LoopOutcome, RunContext } from '../run/run-context.js';
 import { iterationLogPath } from '../state/layout.js';
 import { markParked, markStopped, storyRun } from '../state/run-state-update.js';
@@ -161,13 +167,7 @@ export class Schedule {
       holding: this.holds.holding,
       ...(this.holds.stopFor ? { stopFor: this.holds.stopFor } : {}),
       waitForAnswers: ctx.waitForAnswers ?? false,
-      limits: {
-        maxIterations: this.maxIterations(),
-        ...(ctx.limits.maxCostUsd !== undefined ? { maxCostUsd: ctx.limits.maxCostUsd } : {}),
-        ...(ctx.limits.maxCostPerStoryUsd !== undefined
-          ? { maxCostPerStoryUsd: ctx.limits.maxCostPerStoryUsd }
-          : {}),
-      },
+      limits: decisionLimits(ctx, this.maxIterations()),
       // Running attempts have not reported their cost yet.
       spend: {
         attempts: this.attempts,

@@ -1,4 +1,5 @@
 import type { ExitCode } from '../core/errors.js';
+import type { StoryRunView } from '../core/next-step.js';
 import type { OpenQuestionNote } from '../core/questions.js';
 import { remainingStories } from '../core/select.js';
 import type { Prd } from '../core/types.js';
@@ -104,5 +105,15 @@ export function iterationLimit(
       ctx.emit({ type: 'max-iterations-changed', maxIterations: current });
     }
     return current;
+  };
+}
+
+/** The limits the decision core weighs for a story run: `-n` as it stands now, the run's and each story's budget. */
+export function decisionLimits(ctx: RunContext, maxIterations: number): StoryRunView['limits'] {
+  const { maxCostUsd, maxCostPerStoryUsd } = ctx.limits;
+  return {
+    maxIterations,
+    ...(maxCostUsd !== undefined ? { maxCostUsd } : {}),
+    ...(maxCostPerStoryUsd !== undefined ? { maxCostPerStoryUsd } : {}),
   };
 }

@@ -13,7 +13,13 @@ import type { HookRunner } from '../run/hooks.js';
 import { respondToLimit, respondToOutside, runAgentRotation } from '../run/outside-response.js';
 import { readTaskFile } from '../run/read-task-file.js';
 import { recordPass } from '../run/record-pass.js';
-import { announceFinish, announceRun, createRunHooks, iterationLimit } from '../run/run-bounds.js';
+import {
+  announceFinish,
+  announceRun,
+  createRunHooks,
+  decisionLimits,
+  iterationLimit,
+} from '../run/run-bounds.js';
 import type { LoopOutcome, RunContext } from '../run/run-context.js';
 import { saveState } from '../run/state-io.js';
 import { rollBack } from '../run/story-rollback.js';
@@ -84,13 +90,7 @@ export class SequentialRun {
       interrupt: interrupted ? 'graceful' : 'none',
       holding: false,
       waitForAnswers: ctx.waitForAnswers ?? false,
-      limits: {
-        maxIterations: this.maxIterations(),
-        ...(ctx.limits.maxCostUsd !== undefined ? { maxCostUsd: ctx.limits.maxCostUsd } : {}),
-        ...(ctx.limits.maxCostPerStoryUsd !== undefined
-          ? { maxCostPerStoryUsd: ctx.limits.maxCostPerStoryUsd }
-          : {}),
-      },
+      limits: decisionLimits(ctx, this.maxIterations()),
       spend: {
         attempts: this.iterations,
         costUsd: state.totals.costUsd,
